@@ -1,0 +1,60 @@
+# The few commands people type. `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO_EVENT := pytorch-conference-europe-2026
+DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: install run demo test test-postgres lint bench chromium screenshots clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+var/secret_key:
+	@mkdir -p var
+	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+# Migrate the SQLite default, import the demo event (again: re-imports change nothing) and serve it.
+run: install var/secret_key
+	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
+	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
+		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris $(DEMO_FILES)
+	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched serve --host $(HOST) --port $(PORT)
+
+# Browser tests drive the system's Chromium; install it where we may (root with apt-get).
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "Chromium is not at $(CHROMIUM): install it (apt-get install chromium) to run the browser tests."; \
+		fi; \
+	fi
+
+test: install chromium
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-postgres: install chromium
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
+
+bench: install
+	$(BIN)/python bench/list_page.py
+
+screenshots: install
+	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

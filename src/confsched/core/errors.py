@@ -1,0 +1,31 @@
+"""Domain errors. Services and parsers raise these; views and the CLI turn them into messages."""
+
+from __future__ import annotations
+
+
+class ConfschedError(Exception):
+    """Base class for errors that carry a message meant for a person."""
+
+
+class ParseError(ConfschedError):
+    """A file could not be read as a programme; names the file and, where known, the line."""
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source or "input"
+        if self.line is not None:
+            where = f"{where}, line {self.line}"
+        return f"{where}: {self.message}"
+
+
+class UnknownFormatError(ParseError):
+    """No reader recognised the content."""
+
+
+class InvalidEventError(ConfschedError):
+    """An event's settings are not usable (unknown slug, invalid time zone)."""

@@ -1,0 +1,1 @@
+"""Pure readers and writers of programme formats around the `Programme` model. No ORM here."""

@@ -1,0 +1,673 @@
+"""Sched schedule pages, saved as text (what a browser's "save as text" or copy-all gives).
+
+There is no published spec; this reader follows the pages Sched renders (see the demo folder):
+
+* A listing page has a header (event dates, place, "displayed in CEST (UTC/GMT +2)", and the
+  active filter such as "Type: Training Systems clear filter"), then per entry: an optional
+  slot heading "11:00 CEST", the title line "Title - Speaker, Company & Speaker, Company", a
+  time line "Tuesday April 7, 2026 11:00 - 11:10 CEST", the abstract, "Speakers" with one
+  block per speaker (avatar line, name, "Position, Company", bio), the time line again, the
+  room, and indented lines for the type and for "• Audience Level Any" / "• Slides Attached Yes".
+* A session page, as saved, may carry no title and no time: only the abstract and the bios.
+  It is matched to a listing entry by its text; when nothing matches it is kept as an
+  unscheduled session flagged for review.
+
+Facets come from the page's filter: "Type: X" is the track, the audience-level filter (Sched
+labels it "Company: Intermediate" on some pages) is the level, "Venue: X" is the room. The
+header's year ("7-8 April, 2025") is not trusted: the sessions' own dates give the year.
+
+Identity: Sched's text gives no ids, so a session's key is the slug of its title line (kind
+and title, without speakers); a speaker's key is the slug of their name; an unmatched session
+page is keyed by a hash of its text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta, timezone
+
+from confsched.core.errors import ParseError
+from confsched.core.text import fold, slugify
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+FORMAT_NAME = "sched-pages"
+
+MONTHS = {
+    name: number
+    for number, name in enumerate(
+        "January February March April May June July August September October November December".split(),
+        start=1,
+    )
+}
+WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+
+_CLOCK = r"\d{1,2}:\d{2}\s?(?:[ap]m)?"
+_TIME_LINE = re.compile(
+    rf"^(?P<weekday>{'|'.join(WEEKDAYS)}),? (?P<month>{'|'.join(MONTHS)}) (?P<day>\d{{1,2}}), "
+    rf"(?P<year>\d{{4}}) (?P<start>{_CLOCK}) - (?P<end>{_CLOCK}) (?P<zone>[A-Z][A-Za-z]{{1,5}})$"
+)
+_SLOT_HEADING = re.compile(rf"^{_CLOCK} [A-Z][A-Za-z]{{1,5}}$")
+_DAY_HEADING = re.compile(rf"^(?:{'|'.join(WEEKDAYS)}), (?:{'|'.join(MONTHS)}) \d{{1,2}}$")
+_ZONE_NOTE = re.compile(
+    r"displayed in (?P<abbr>[A-Z][A-Za-z]{1,5}) \(UTC/GMT (?P<sign>[+-])(?P<hours>\d{1,2})"
+    r"(?::(?P<minutes>\d{2}))?\)"
+)
+_FILTER_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,40}): (?P<value>.+?) clear filter$")
+_DATE_RANGE = re.compile(
+    rf"^(?P<first>\d{{1,2}})(?:-(?P<last>\d{{1,2}}))? (?P<month>{'|'.join(MONTHS)}),? (?P<year>\d{{4}})$"
+)
+_EVENT_NAME = re.compile(r"You must be registered for (?P<name>.+?) to participate")
+_BULLET = re.compile(r"^\s*•\s*(?P<text>.+?)\s*$")
+_INITIALS = re.compile(r"^[A-Z]{1,3}$")
+_READ_MORE = re.compile(r"\s*Read More →\s*$")
+
+# Abbreviations a Sched page may print when its header does not say the offset itself.
+KNOWN_ABBREVIATIONS = {
+    "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "BST": 60, "IST": 60, "CET": 60, "CEST": 120,
+    "EET": 120, "EEST": 180, "MSK": 180, "EST": -300, "EDT": -240, "CST": -360, "CDT": -300,
+    "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "JST": 540, "KST": 540,
+    "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780, "SGT": 480, "HKT": 480,
+}  # fmt: skip
+
+# Title prefixes Sched events use for the kind of session; other "X: Y" titles stay whole.
+KINDS = (
+    "Lightning Talk", "Keynote", "Sponsored Keynote", "Panel", "Panel Discussion", "Tutorial",
+    "Workshop", "BoF", "Birds of a Feather", "Poster", "Sponsored Session", "Demo",
+    "Breakout Session", "Fireside Chat", "Hands-on Lab",
+)  # fmt: skip
+
+# Page chrome of session pages: never part of a session's text.
+_CHROME_PREFIXES = (
+    "The Sched app allows you to build your schedule",
+    "This schedule is automatically displayed in",
+    "Sign up or log in to add sessions",
+    "Note: The schedule is subject to change",
+    "Loading…",
+    "View More Details & Registration",
+)
+_LEVEL_WORDS = {"any", "beginner", "intermediate", "advanced", "expert", "all levels", "all"}
+
+
+@dataclass
+class _Block:
+    """A speaker block under "Speakers"."""
+
+    name: str
+    position: str = ""
+    company: str = ""
+    bio: str = ""
+    has_avatar: bool = False
+
+
+@dataclass
+class _Entry:
+    """One listing entry before it becomes a Session."""
+
+    source: str
+    line: int
+    title_line: str
+    starts_at: datetime
+    ends_at: datetime
+    abstract: str
+    blocks: list[_Block]
+    room: str = ""
+    track: str = ""
+    level: str = ""
+    has_slides: bool = False
+    facets: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Page:
+    source: str
+    lines: list[str]
+    header: dict[str, str] = field(default_factory=dict)
+    entries: list[_Entry] = field(default_factory=list)
+
+
+def looks_like_sched_page(text: str) -> bool:
+    """True for text that Sched rendered: its chrome sentences or its entry time lines."""
+    if any(prefix in text for prefix in _CHROME_PREFIXES[:3]):
+        return True
+    return sum(1 for line in text.splitlines() if _TIME_LINE.match(line.strip())) >= 2
+
+
+def parse_sched_pages(files: Sequence[tuple[str, bytes]]) -> Programme:
+    """Read listing and session pages of one event into one Programme, merging what they say."""
+    if not files:
+        raise ParseError("no Sched pages given")
+    listings: list[_Page] = []
+    session_pages: list[_Page] = []
+    for source, data in files:
+        lines = _decode(source, data).splitlines()
+        page = _Page(source=source, lines=lines)
+        if any(_TIME_LINE.match(line.strip()) for line in lines):
+            _read_listing(page)
+            listings.append(page)
+        elif looks_like_sched_page("\n".join(lines)):
+            session_pages.append(page)
+        else:
+            raise ParseError(
+                "not a Sched page: no session time lines such as "
+                "'Tuesday April 7, 2026 11:00 - 11:10 CEST' and none of Sched's page text",
+                source=source,
+            )
+    programme = Programme()
+    speakers: dict[str, Speaker] = {}
+    sessions: dict[str, Session] = {}
+    for page in listings:
+        for entry in page.entries:
+            session, entry_speakers = _entry_to_session(entry, programme.warnings)
+            for speaker in entry_speakers:
+                speakers[speaker.key] = _merge_speaker(speakers.get(speaker.key), speaker)
+            if session.key in sessions:
+                session = _merge_session(sessions[session.key], session, entry, programme.warnings)
+            sessions[session.key] = session
+    for page in session_pages:
+        _apply_session_page(page, sessions, speakers, programme.warnings, programme.notes)
+    programme.sessions = list(sessions.values())
+    programme.speakers = list(speakers.values())
+    _fill_event_facts(programme, listings + session_pages)
+    return programme
+
+
+def _decode(source: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ParseError(
+            f"not UTF-8 text (byte {exc.start} cannot be decoded); save the page as UTF-8",
+            source=source,
+            line=line,
+        ) from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read_listing(page: _Page) -> None:
+    lines = page.lines
+    _read_header(page)
+    time_rows = [index for index, line in enumerate(lines) if _TIME_LINE.match(line.strip())]
+    position = 0
+    while position < len(time_rows):
+        opening = time_rows[position]
+        if position + 1 >= len(time_rows) or lines[time_rows[position + 1]].strip() != lines[
+            opening
+        ].strip():
+            raise ParseError(
+                "this entry's time line is not repeated at the end of the entry, "
+                "as Sched pages always do; the page looks cut or edited here",
+                source=page.source,
+                line=opening + 1,
+            )
+        closing = time_rows[position + 1]
+        page.entries.append(_read_entry(page, opening, closing))
+        position += 2
+
+
+def _read_header(page: _Page) -> None:
+    for index, raw in enumerate(page.lines[:40]):
+        line = raw.strip()
+        if match := _ZONE_NOTE.search(line):
+            minutes = int(match["hours"]) * 60 + int(match["minutes"] or 0)
+            page.header["zone_abbr"] = match["abbr"]
+            page.header["zone_minutes"] = str(minutes if match["sign"] == "+" else -minutes)
+        elif match := _FILTER_LINE.match(line):
+            page.header["filter_label"] = match["label"].strip()
+            page.header["filter_value"] = match["value"].strip()
+            page.header["filter_line"] = str(index + 1)
+        elif match := _DATE_RANGE.match(line):
+            page.header["date_range"] = line
+            following = page.lines[index + 1].strip() if index + 1 < len(page.lines) else ""
+            if following and "Details" not in following and "Note:" not in following:
+                page.header["location"] = following
+        if match := _EVENT_NAME.search(line):
+            page.header["name"] = match["name"].strip()
+
+
+def _page_facets(page: _Page) -> dict[str, str]:
+    """What the page's active filter says about every entry on it."""
+    label = page.header.get("filter_label", "").casefold()
+    value = page.header.get("filter_value", "")
+    if not value:
+        return {}
+    if label in {"type", "track", "session type", "category"}:
+        return {"track": value}
+    if label in {"audience level", "level", "experience level"} or (
+        label == "company" and value.casefold() in _LEVEL_WORDS
+    ):
+        return {"level": value}
+    if label in {"venue", "room", "location"}:
+        return {"room": value}
+    return {}
+
+
+def _zone_for(page: _Page, abbreviation: str, line: int) -> timezone:
+    if page.header.get("zone_abbr") == abbreviation:
+        return timezone(timedelta(minutes=int(page.header["zone_minutes"])), abbreviation)
+    if abbreviation in KNOWN_ABBREVIATIONS:
+        return timezone(timedelta(minutes=KNOWN_ABBREVIATIONS[abbreviation]), abbreviation)
+    raise ParseError(
+        f"time zone {abbreviation!r} is not declared in the page header and is not one "
+        "confsched knows; keep the header line 'This schedule is automatically displayed in …'",
+        source=page.source,
+        line=line,
+    )
+
+
+def _parse_clock(text: str, *, source: str, line: int) -> time:
+    text = text.replace(" ", "").lower()
+    suffix = text[-2:] if text.endswith(("am", "pm")) else ""
+    hours_text, minutes_text = text.removesuffix(suffix).split(":")
+    hours, minutes = int(hours_text), int(minutes_text)
+    if suffix:
+        if not 1 <= hours <= 12:
+            raise ParseError(f"{text!r} is not a 12-hour time", source=source, line=line)
+        hours = hours % 12 + (12 if suffix == "pm" else 0)
+    if hours > 23 or minutes > 59:
+        raise ParseError(f"{text!r} is not a time of day", source=source, line=line)
+    return time(hours, minutes)
+
+
+def _parse_time_line(page: _Page, index: int) -> tuple[datetime, datetime]:
+    line_number = index + 1
+    match = _TIME_LINE.match(page.lines[index].strip())
+    assert match is not None  # noqa: S101 - only called on lines the pattern selected
+    try:
+        day = date(int(match["year"]), MONTHS[match["month"]], int(match["day"]))
+    except ValueError as exc:
+        raise ParseError(f"no such date: {exc}", source=page.source, line=line_number) from exc
+    if WEEKDAYS[day.weekday()] != match["weekday"]:
+        raise ParseError(
+            f"{match['month']} {match['day']}, {match['year']} is a {WEEKDAYS[day.weekday()]}, "
+            f"not a {match['weekday']}",
+            source=page.source,
+            line=line_number,
+        )
+    zone = _zone_for(page, match["zone"], line_number)
+    start = _parse_clock(match["start"], source=page.source, line=line_number)
+    end = _parse_clock(match["end"], source=page.source, line=line_number)
+    starts_at = datetime.combine(day, start, tzinfo=zone)
+    ends_at = datetime.combine(day, end, tzinfo=zone)
+    if ends_at < starts_at:  # runs past midnight
+        ends_at += timedelta(days=1)
+    return starts_at, ends_at
+
+
+def _read_entry(page: _Page, opening: int, closing: int) -> _Entry:
+    lines = page.lines
+    title_index = opening - 1
+    while title_index >= 0 and not lines[title_index].strip():
+        title_index -= 1
+    title_line = lines[title_index].strip() if title_index >= 0 else ""
+    if not title_line or _SLOT_HEADING.match(title_line) or _DAY_HEADING.match(title_line):
+        raise ParseError(
+            "a session time line without a title line above it",
+            source=page.source,
+            line=opening + 1,
+        )
+    starts_at, ends_at = _parse_time_line(page, opening)
+    body = lines[opening + 1 : closing]
+    speakers_at = next((i for i, line in enumerate(body) if line.strip() == "Speakers"), None)
+    abstract_lines = body if speakers_at is None else body[:speakers_at]
+    block_lines = [] if speakers_at is None else body[speakers_at + 1 :]
+    entry = _Entry(
+        source=page.source,
+        line=title_index + 1,
+        title_line=title_line,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        abstract=_paragraphs(abstract_lines),
+        blocks=_read_blocks(block_lines),
+        facets=_page_facets(page),
+    )
+    _read_entry_footer(page, closing + 1, entry)
+    return entry
+
+
+def _read_entry_footer(page: _Page, start: int, entry: _Entry) -> None:
+    """Room line, then indented type line and bullets, up to the blank line that ends the entry."""
+    lines = page.lines
+    index = start
+    if index < len(lines) and lines[index].strip() and not lines[index][0].isspace():
+        candidate = lines[index].strip()
+        if not _SLOT_HEADING.match(candidate):
+            entry.room = candidate
+            index += 1
+    while index < len(lines) and lines[index].strip() and lines[index][0].isspace():
+        text = lines[index].strip()
+        if bullet := _BULLET.match(lines[index]):
+            text = bullet["text"]
+            if text.startswith("Audience Level "):
+                entry.level = text.removeprefix("Audience Level ").strip()
+            elif text.startswith("Slides Attached "):
+                entry.has_slides = text.removeprefix("Slides Attached ").strip().casefold() == "yes"
+        else:
+            entry.track = text
+        index += 1
+
+
+def _paragraphs(lines: Iterable[str]) -> str:
+    """Join lines, keeping paragraph breaks and dropping surrounding blank lines."""
+    text = "\n".join(line.rstrip() for line in lines).strip()
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def _initials(name: str) -> str:
+    return "".join(word[0] for word in name.split() if word[:1].isalpha()).upper()
+
+
+def _read_blocks(lines: list[str]) -> list[_Block]:
+    """Speaker blocks: 'avatar for NAME' (or initials such as 'AW'), the name, 'Position, Company', bio."""
+    starts: list[tuple[int, bool]] = []
+    stripped = [line.strip() for line in lines]
+    for index, line in enumerate(stripped):
+        if line.startswith("avatar for "):
+            starts.append((index, True))
+        elif _INITIALS.match(line):
+            name_line = next((s for s in stripped[index + 1 :] if s), "")
+            if name_line and _initials(name_line).startswith(line):
+                starts.append((index, False))
+    blocks = []
+    for number, (start, has_avatar) in enumerate(starts):
+        end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
+        content = [line for line in stripped[start + 1 : end]]
+        while content and not content[0]:
+            content.pop(0)
+        if not content:
+            continue
+        name = content.pop(0)
+        while content and not content[0]:
+            content.pop(0)
+        block = _Block(name=name, has_avatar=has_avatar)
+        if content and _is_position_line(content[0]):
+            block.position, block.company = _split_position(content.pop(0), name)
+        block.bio = _READ_MORE.sub("", _paragraphs(content))
+        blocks.append(block)
+    return blocks
+
+
+def _is_position_line(line: str) -> bool:
+    return len(line) <= 120 and not line.endswith((".", "→", "!", "?"))
+
+
+def _split_position(line: str, name: str) -> tuple[str, str]:
+    """'Principal Engineer, Red Hat' -> position and company; Sched repeats the name when empty."""
+    position, _, company = line.rpartition(", ")
+    if not _:
+        return "", line
+    if fold(position) == fold(name):
+        position = ""
+    return position.strip(), company.strip()
+
+
+# --- the title line ------------------------------------------------------------------------
+
+
+def _match_name(piece: str, known: Sequence[str]) -> tuple[str, str] | None:
+    """Known speaker `piece` starts with, tolerating a typo, plus any words after the name.
+
+    'Amir Afzail Meta' -> ('Amir Afzali', 'Meta'): a misspelt surname and a company written
+    without its comma, both seen on Sched pages.
+    """
+    words = piece.split()
+    best: tuple[float, int, str] | None = None
+    for name in known:
+        size = len(name.split())
+        if size > len(words):
+            continue
+        head = " ".join(words[:size])
+        if fold(head) == fold(name):
+            score = 2.0
+        elif fold(words[0]) == fold(name.split()[0]):
+            score = difflib.SequenceMatcher(a=fold(head), b=fold(name)).ratio()
+            if score < 0.88:
+                continue
+        else:
+            continue
+        if best is None or (score, size) > best[:2]:
+            best = (score, size, name)
+    if best is None:
+        return None
+    return best[2], " ".join(words[best[1] :])
+
+
+def _split_speakers(tail: str, known: Sequence[str]) -> list[tuple[str, str]] | None:
+    """'A & B, Co & C, Other Co' -> [(A, Co), (B, Co), (C, Other Co)], or None if it is no list."""
+    parts = re.split(r"(, | & )", tail)
+    texts, delimiters = parts[0::2], parts[1::2]
+    groups: list[tuple[list[str], str]] = []
+    names: list[str] = []
+    company = ""
+    in_company = False
+    for index, piece in enumerate(texts):
+        before = delimiters[index - 1] if index else None
+        after = delimiters[index] if index < len(delimiters) else None
+        matched = _match_name(piece, known)
+        if in_company:
+            new_person = matched is not None or (before == " & " and after == ", ")
+            if not new_person:
+                company += f"{before}{piece}"
+                continue
+            groups.append((names, company))
+            names, company, in_company = [], "", False
+        if matched:
+            name, rest = matched
+            names.append(name)
+            # Words after a known name are its company written without a comma only at the
+            # end ("Amir Afzail Meta"); before " & " they are the rest of a longer name
+            # ("Daniel Holanda Noronha & Iswarya Alex, AMD" with a block for "Daniel Holanda").
+            if rest and after is None:
+                company, in_company = rest, True
+        elif before == ", " and names:
+            company, in_company = piece, True
+        else:
+            names.append(piece)
+    if names:
+        groups.append((names, company))
+    if not any(name in known for group_names, _ in groups for name in group_names):
+        return None
+    return [(name, group_company) for group_names, group_company in groups for name in group_names]
+
+
+def _split_title(title_line: str, known: Sequence[str]) -> tuple[str, list[tuple[str, str]]]:
+    """Title and billed speakers of 'Title - Speaker, Company & …', checked against the blocks."""
+    if known:
+        for match in re.finditer(" - ", title_line):
+            speakers = _split_speakers(title_line[match.end() :], known)
+            if speakers is not None:
+                return title_line[: match.start()].strip(), speakers
+    return title_line, []
+
+
+def _split_kind(title: str) -> tuple[str, str]:
+    for kind in sorted(KINDS, key=len, reverse=True):
+        prefix = f"{kind}: "
+        if title.casefold().startswith(prefix.casefold()):
+            return kind, title[len(prefix) :].strip()
+    return "", title
+
+
+def _entry_to_session(entry: _Entry, warnings: list[str]) -> tuple[Session, list[Speaker]]:
+    known = [block.name for block in entry.blocks]
+    full_title, billed = _split_title(entry.title_line, known)
+    kind, title = _split_kind(full_title)
+    blocks = {block.name: block for block in entry.blocks}
+    speakers: list[Speaker] = []
+    links: list[SessionSpeaker] = []
+    for name, affiliation in billed:
+        block = blocks.pop(name, None)
+        speaker = (
+            Speaker(
+                key=slugify(block.name),
+                name=block.name,
+                position=block.position,
+                company=block.company or affiliation,
+                bio=block.bio,
+            )
+            if block
+            else Speaker(key=slugify(name), name=name, company=affiliation)
+        )
+        if any(link.speaker_key == speaker.key for link in links):
+            continue
+        speakers.append(speaker)
+        links.append(SessionSpeaker(speaker_key=speaker.key, affiliation=affiliation))
+    for block in blocks.values():  # in a block but not in the title: still a speaker
+        warnings.append(
+            f"{entry.source}, line {entry.line}: speaker {block.name!r} has a block "
+            "but is not named in the title line"
+        )
+        speaker = Speaker(
+            key=slugify(block.name),
+            name=block.name,
+            position=block.position,
+            company=block.company,
+            bio=block.bio,
+        )
+        speakers.append(speaker)
+        links.append(SessionSpeaker(speaker_key=speaker.key, affiliation=block.company))
+    facets = entry.facets
+    session = Session(
+        key=slugify(full_title, max_length=120),
+        title=title,
+        kind=kind,
+        abstract=entry.abstract,
+        starts_at=entry.starts_at,
+        ends_at=entry.ends_at,
+        room=entry.room or facets.get("room", ""),
+        track=entry.track or facets.get("track", ""),
+        level=entry.level or facets.get("level", ""),
+        has_slides=entry.has_slides,
+        speakers=tuple(links),
+    )
+    for facet in ("track", "level", "room"):
+        stated, implied = getattr(session, facet), facets.get(facet, "")
+        if implied and stated != implied:
+            warnings.append(
+                f"{entry.source}, line {entry.line}: {session.title!r} shows {facet} "
+                f"{stated!r} on a page filtered by {facet} {implied!r}; kept {stated!r}"
+            )
+    return session, speakers
+
+
+def _merge_speaker(old: Speaker | None, new: Speaker) -> Speaker:
+    if old is None:
+        return new
+    return replace(
+        old,
+        company=old.company or new.company,
+        position=old.position or new.position,
+        bio=max(old.bio, new.bio, key=len),
+        avatar_url=old.avatar_url or new.avatar_url,
+    )
+
+
+def _merge_session(old: Session, new: Session, entry: _Entry, warnings: list[str]) -> Session:
+    """The same session seen on several filtered pages gets every facet they show."""
+    merged: dict[str, object] = {}
+    for facet in ("room", "track", "level"):
+        first, second = getattr(old, facet), getattr(new, facet)
+        if first and second and first != second:
+            warnings.append(
+                f"{entry.source}, line {entry.line}: {old.title!r} has {facet} {first!r} on "
+                f"one page and {second!r} on another; kept {first!r}"
+            )
+        merged[facet] = first or second
+    if (old.starts_at, old.ends_at) != (new.starts_at, new.ends_at):
+        warnings.append(
+            f"{entry.source}, line {entry.line}: {old.title!r} has another time on an earlier "
+            "page; kept the earlier page's time"
+        )
+    return replace(
+        old,
+        abstract=max(old.abstract, new.abstract, key=len),
+        has_slides=old.has_slides or new.has_slides,
+        speakers=old.speakers if len(old.speakers) >= len(new.speakers) else new.speakers,
+        **merged,  # type: ignore[arg-type]  # keys are the str fields named above
+    )
+
+
+# --- session pages -------------------------------------------------------------------------
+
+
+def _content_lines(page: _Page) -> list[str]:
+    """A session page's own text: no chrome, no "Read More →" links."""
+    return [
+        _READ_MORE.sub("", line.strip())
+        for line in page.lines
+        if line.strip() and not line.strip().startswith(_CHROME_PREFIXES)
+    ]
+
+
+def _apply_session_page(
+    page: _Page,
+    sessions: dict[str, Session],
+    speakers: dict[str, Speaker],
+    warnings: list[str],
+    notes: list[str],
+) -> None:
+    """Enrich the listing session whose abstract this page repeats; else keep it for review."""
+    content = _content_lines(page)
+    folded = {fold(line) for line in content}
+    best_key, best_score = None, 0.0
+    for key, session in sessions.items():
+        abstract_lines = [fold(line.strip()) for line in session.abstract.splitlines() if line.strip()]
+        if not abstract_lines:
+            continue
+        score = sum(line in folded for line in abstract_lines) / len(abstract_lines)
+        if score > best_score:
+            best_key, best_score = key, score
+    if best_key is not None and best_score >= 0.5:
+        session = sessions[best_key]
+        abstract_folded = {fold(line.strip()) for line in session.abstract.splitlines()}
+        extra = [line for line in content if fold(line) not in abstract_folded]
+        for link in session.speakers:
+            speaker = speakers[link.speaker_key]
+            stem = fold(speaker.bio.removesuffix("...").removesuffix("…"))[:60]
+            for bio in extra:
+                if stem and fold(bio).startswith(stem) and len(bio) > len(speaker.bio):
+                    speakers[link.speaker_key] = replace(speaker, bio=bio)
+        notes.append(f"{page.source}: session page matched {session.title!r}")
+        return
+    text = "\n\n".join(content)  # each line of a session page is a paragraph
+    key = "sched-page-" + hashlib.sha256(fold(text).encode()).hexdigest()[:12]
+    sessions[key] = Session(
+        key=key,
+        title=f"Untitled session page ({page.source})",
+        abstract=text,
+        needs_review=True,
+        review_note=(
+            f"{page.source} shows a session page with no title and no time, and its text "
+            "matches no session on the listing pages. Its whole text is kept as the abstract "
+            "(it may include speaker bios): give it a title, time, room and speakers."
+        ),
+    )
+
+
+def _fill_event_facts(programme: Programme, pages: list[_Page]) -> None:
+    header: dict[str, str] = {}
+    for page in pages:
+        for key, value in page.header.items():
+            header.setdefault(key, value)
+    programme.name = header.get("name", "")
+    programme.location = header.get("location", "")
+    local_days = sorted(
+        session.starts_at.date() for session in programme.sessions if session.starts_at
+    )
+    if local_days:
+        programme.start_date, programme.end_date = local_days[0], local_days[-1]
+    if (match := _DATE_RANGE.match(header.get("date_range", ""))) and local_days:
+        # The header's year is unreliable (PyTorch Conference Europe 2026 says 2025): the
+        # sessions' year wins; the header only widens the range to days without sessions.
+        year, month = local_days[0].year, MONTHS[match["month"]]
+        try:
+            first = date(year, month, int(match["first"]))
+            last = date(year, month, int(match["last"] or match["first"]))
+        except ValueError:
+            return
+        if first <= local_days[0] and last >= local_days[-1]:
+            programme.start_date, programme.end_date = first, last

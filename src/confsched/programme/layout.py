@@ -1,0 +1,118 @@
+"""Arranging sessions into days, time slots and a rooms × time grid; pure, zone-aware."""
+
+from __future__ import annotations
+
+import zoneinfo
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+NO_ROOM = "No room"
+
+
+@dataclass
+class Slot:
+    starts_at: datetime  # local to the viewer's zone
+    sessions: list[Any]
+
+
+@dataclass
+class Day:
+    day: date
+    slots: list[Slot]
+
+    @property
+    def count(self) -> int:
+        return sum(len(slot.sessions) for slot in self.slots)
+
+
+def days_and_slots(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[Day]:
+    """Sessions (sorted by start) grouped by local day, then by local start time."""
+    days: list[Day] = []
+    for session in sessions:
+        local = session.starts_at.astimezone(zone)
+        if not days or days[-1].day != local.date():
+            days.append(Day(day=local.date(), slots=[]))
+        slots = days[-1].slots
+        if slots and slots[-1].starts_at == local:
+            slots[-1].sessions.append(session)
+        else:
+            slots.append(Slot(starts_at=local, sessions=[session]))
+    return days
+
+
+@dataclass
+class Cell:
+    sessions: list[Any]
+    row_span: int
+
+
+COVERED = Cell(sessions=[], row_span=0)
+
+
+@dataclass
+class GridRow:
+    starts_at: datetime
+    ends_at: datetime
+    # Per column: a Cell starting here, None for an empty slot, COVERED under a longer cell.
+    cells: list[Cell | None] = field(default_factory=list)
+
+
+@dataclass
+class GridDay:
+    day: date
+    columns: list[str]
+    rows: list[GridRow]
+
+
+def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
+    """Per local day, a table of rooms × time intervals; sessions span the rows they cover.
+
+    Rows are the intervals between consecutive start/end times of that day, so a table with
+    rowspans draws it without any layout arithmetic in the page. A session overlapping another
+    in the same room joins that cell rather than being hidden.
+    """
+    result = []
+    for day in days_and_slots(sessions, zone):
+        day_sessions = [session for slot in day.slots for session in slot.sessions]
+        order: dict[str, tuple[int, str]] = {}
+        for session in day_sessions:
+            name = session.room.name if session.room else NO_ROOM
+            order.setdefault(name, (session.room.position, name) if session.room else (10**9, name))
+        columns = sorted(order, key=order.__getitem__)
+        bounds = sorted(
+            {s.starts_at.astimezone(zone) for s in day_sessions}
+            | {_local_end(s, zone) for s in day_sessions}
+        )
+        rows = [GridRow(starts_at=a, ends_at=b) for a, b in zip(bounds, bounds[1:], strict=False)]
+        if not rows:  # only zero-length sessions, all at one time
+            rows = [GridRow(starts_at=bounds[0], ends_at=bounds[0])]
+        occupied: list[list[Cell | None]] = [[None] * len(rows) for _ in columns]
+        starts: dict[tuple[int, int], Cell] = {}
+        for session in day_sessions:
+            column = columns.index(session.room.name if session.room else NO_ROOM)
+            first = min(bisect_left(bounds, session.starts_at.astimezone(zone)), len(rows) - 1)
+            last = min(max(first + 1, bisect_left(bounds, _local_end(session, zone))), len(rows))
+            covering = next((c for c in occupied[column][first:last] if c is not None), None)
+            if covering is not None:
+                covering.sessions.append(session)
+                continue
+            cell = Cell(sessions=[session], row_span=last - first)
+            starts[(column, first)] = cell
+            for row in range(first, last):
+                occupied[column][row] = cell
+        for index, row in enumerate(rows):
+            row.cells = [
+                starts[(column, index)]
+                if (column, index) in starts
+                else (None if occupied[column][index] is None else COVERED)
+                for column in range(len(columns))
+            ]
+        result.append(GridDay(day=day.day, columns=columns, rows=rows))
+    return result
+
+
+def _local_end(session: Any, zone: zoneinfo.ZoneInfo) -> datetime:
+    end = session.ends_at or session.starts_at
+    return end.astimezone(zone)

@@ -1,0 +1,71 @@
+"""Reads for pages and the API. Each costs a fixed number of queries, whatever the event's size."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, QuerySet
+
+from confsched.programme.models import Event, Session, SessionSpeaker, Speaker
+
+
+def _with_details(sessions: QuerySet[Session]) -> QuerySet[Session]:
+    return sessions.select_related("room", "track", "level").prefetch_related(
+        Prefetch(
+            "speaker_links",
+            queryset=SessionSpeaker.objects.select_related("speaker").order_by("position"),
+        )
+    )
+
+
+def event_for_slug(slug: str) -> Event | None:
+    return Event.objects.filter(slug=slug).first()
+
+
+def events_listed() -> list[Event]:
+    return list(Event.objects.order_by("-start_date", "name"))
+
+
+def published_sessions(event: Event) -> list[Session]:
+    """Every session attendees may see, in time order, with room, track, level and speakers."""
+    return list(
+        _with_details(Session.objects.filter(event=event).published()).order_by(
+            "starts_at", "room__position", "room__name", "title"
+        )
+    )
+
+
+def session_for_key(event: Event, key: str) -> Session | None:
+    return _with_details(Session.objects.filter(event=event, key=key).published()).first()
+
+
+def sessions_in_track(session: Session) -> list[Session]:
+    """The other published sessions of the session's track, in time order."""
+    if session.track_id is None:
+        return []
+    return list(
+        _with_details(
+            Session.objects.filter(event_id=session.event_id, track_id=session.track_id)
+            .published()
+            .exclude(pk=session.pk)
+        ).order_by("starts_at", "title")
+    )
+
+
+def speakers_listed(event: Event) -> list[Speaker]:
+    """Speakers of published sessions, by name."""
+    return list(
+        Speaker.objects.filter(
+            event=event, sessions__needs_review=False, sessions__starts_at__isnull=False
+        )
+        .distinct()
+        .order_by("name")
+    )
+
+
+def speaker_for_key(event: Event, key: str) -> Speaker | None:
+    return Speaker.objects.filter(event=event, key=key).first()
+
+
+def sessions_of_speaker(speaker: Speaker) -> list[Session]:
+    return list(
+        _with_details(Session.objects.filter(speakers=speaker).published()).order_by("starts_at")
+    )

@@ -1,0 +1,44 @@
+"""schema.org Event data (JSON-LD) for session pages, so search engines and apps read them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from confsched.programme.models import Event, Session
+
+# Characters that could end a <script> element or start markup, escaped as JSON allows.
+_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def session_json_ld(session: Session, *, event: Event, url: str) -> str:
+    """JSON text safe to place inside <script type="application/ld+json">."""
+    data: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "Event",
+        "name": session.full_title,
+        "description": session.abstract,
+        "url": url,
+        "eventStatus": "https://schema.org/EventScheduled",
+        "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+        "superEvent": {"@type": "Event", "name": event.name},
+    }
+    if session.starts_at:
+        data["startDate"] = session.starts_at.astimezone(event.zone).isoformat()
+    if session.ends_at:
+        data["endDate"] = session.ends_at.astimezone(event.zone).isoformat()
+    place: dict[str, Any] = {"@type": "Place", "name": session.room.name if session.room else ""}
+    if event.location:
+        place["address"] = event.location
+    data["location"] = place
+    performers = []
+    for link in session.speaker_links.all():
+        person: dict[str, Any] = {"@type": "Person", "name": link.speaker.name}
+        if link.company:
+            person["affiliation"] = {"@type": "Organization", "name": link.company}
+        if link.speaker.position:
+            person["jobTitle"] = link.speaker.position
+        performers.append(person)
+    if performers:
+        data["performer"] = performers
+    return json.dumps(data, ensure_ascii=False, indent=1).translate(_ESCAPES)

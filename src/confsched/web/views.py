@@ -1,0 +1,205 @@
+"""Public pages: the schedule as a list and as a grid, sessions, speakers."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from confsched.core.timezones import describe_zone, zone_names
+from confsched.programme import queries
+from confsched.programme.filtering import apply_filters, parse_filters
+from confsched.programme.layout import days_and_slots, grid_days
+from confsched.programme.models import Event
+from confsched.web.structured_data import session_json_ld
+from confsched.web.zones import ViewerZone, remember_zone, viewer_zone
+
+
+def _event(slug: str) -> Event:
+    event = queries.event_for_slug(slug)
+    if event is None:
+        raise Http404(f"No event {slug!r}")
+    return event
+
+
+def _page(
+    request: HttpRequest, template: str, *, event: Event, viewer: ViewerZone, **context: Any
+) -> HttpResponse:
+    """Render with what every event page shows: the event, the zone, its description."""
+    moment = context.pop("moment", None) or _event_moment(event)
+    context.update(
+        event=event,
+        viewer=viewer,
+        zone_label=describe_zone(viewer.zone, moment),
+        event_zone_label=describe_zone(viewer.event_zone, moment),
+        zone_names=zone_names(),
+    )
+    status = 400 if viewer.problem else 200
+    with timezone.override(viewer.zone):  # every date and time on the page in the viewer's zone
+        response = render(request, template, context, status=status)
+    response["Vary"] = "Cookie, HX-Request"
+    return remember_zone(response, viewer)
+
+
+def _event_moment(event: Event) -> datetime:
+    """A moment during the event, to name the zone's abbreviation and offset then."""
+    day = event.start_date
+    if day is None:
+        return datetime.now(tz=event.zone)
+    return datetime.combine(day, time(12), tzinfo=event.zone)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    events = queries.events_listed()
+    default = settings.CONFSCHED_DEFAULT_EVENT
+    if default and any(event.slug == default for event in events):
+        return redirect("web:schedule", event=default)
+    if len(events) == 1:
+        return redirect(events[0])
+    return render(request, "confsched/home.html", {"events": events})
+
+
+def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
+    event = _event(slug)
+    viewer = viewer_zone(request, event)
+    filters = parse_filters(request.GET)
+    sessions = queries.published_sessions(event)
+    options = _facet_options(sessions, viewer)
+    result = apply_filters(
+        sessions,
+        filters,
+        zone=viewer.zone,
+        known={facet: {slug for slug, _ in values} for facet, values in options.items()},
+    )
+    context = {
+        "layout": layout,
+        "filters": filters,
+        "result": result,
+        "facets": _facets(options, result, filters),
+        "days": days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
+        "grid": grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
+        "total": len(sessions),
+        "share_url": request.build_absolute_uri(),
+        "nav": layout,
+    }
+    template = "confsched/schedule.html"
+    if request.htmx and request.htmx.target == "results":
+        template = "confsched/_results.html"
+    return _page(request, template, event=event, viewer=viewer, **context)
+
+
+def _facet_options(sessions: list, viewer: ViewerZone) -> dict[str, list[tuple[str, str]]]:
+    """Per facet, (value, label) for every value the published sessions have, in order."""
+    days: dict[str, str] = {}
+    for session in sessions:
+        local = session.starts_at.astimezone(viewer.zone)
+        days.setdefault(local.date().isoformat(), local.strftime("%a %-d %b"))
+
+    def named(attribute: str) -> list[tuple[str, str]]:
+        rows = {getattr(s, attribute) for s in sessions if getattr(s, attribute) is not None}
+        return [(row.slug, row.name) for row in sorted(rows, key=lambda r: (r.position, r.name))]
+
+    return {
+        "date": sorted(days.items()),
+        "room": named("room"),
+        "track": named("track"),
+        "level": named("level"),
+    }
+
+
+FACET_LABELS = {"date": "Date", "room": "Venue", "track": "Type", "level": "Audience level"}
+
+
+def _facets(options: dict, result, filters) -> list[dict[str, Any]]:  # noqa: ANN001
+    facets = []
+    for facet, values in options.items():
+        chosen = getattr(filters, facet)
+        facets.append(
+            {
+                "name": facet,
+                "label": FACET_LABELS[facet],
+                "options": [
+                    {
+                        "value": value,
+                        "label": label,
+                        "count": result.counts[facet][value],
+                        "checked": value in chosen,
+                    }
+                    for value, label in values
+                ],
+            }
+        )
+    return facets
+
+
+@require_GET
+def schedule(request: HttpRequest, event: str) -> HttpResponse:
+    return _schedule(request, event, layout="list")
+
+
+@require_GET
+def grid(request: HttpRequest, event: str) -> HttpResponse:
+    return _schedule(request, event, layout="grid")
+
+
+@require_GET
+def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    event_row = _event(event)
+    session = queries.session_for_key(event_row, key)
+    if session is None:
+        raise Http404(f"No session {key!r}")
+    viewer = viewer_zone(request, event_row)
+    url = request.build_absolute_uri(session.get_absolute_url())
+    return _page(
+        request,
+        "confsched/session.html",
+        event=event_row,
+        viewer=viewer,
+        moment=session.starts_at,
+        session=session,
+        same_track=queries.sessions_in_track(session),
+        json_ld=session_json_ld(session, event=event_row, url=url),
+    )
+
+
+@require_GET
+def speakers(request: HttpRequest, event: str) -> HttpResponse:
+    event_row = _event(event)
+    people = queries.speakers_listed(event_row)
+    letters: dict[str, list] = {}
+    for person in people:
+        letters.setdefault(person.name[:1].upper(), []).append(person)
+    return _page(
+        request,
+        "confsched/speakers.html",
+        event=event_row,
+        viewer=viewer_zone(request, event_row),
+        letters=sorted(letters.items()),
+        nav="speakers",
+        speaker_count=len(people),
+    )
+
+
+@require_GET
+def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    event_row = _event(event)
+    person = queries.speaker_for_key(event_row, key)
+    if person is None:
+        raise Http404(f"No speaker {key!r}")
+    return _page(
+        request,
+        "confsched/speaker.html",
+        event=event_row,
+        viewer=viewer_zone(request, event_row),
+        speaker=person,
+        nav="speakers",
+        sessions=queries.sessions_of_speaker(person),
+        schedule_url=reverse("web:schedule", kwargs={"event": event_row.slug}),
+    )

@@ -1,0 +1,87 @@
+"""Fixtures for the headless-browser tests: system Chromium, a live server with the demo event.
+
+Playwright's sync API runs an asyncio loop in the test thread, so Django's ORM would refuse to
+run there (SynchronousOnlyOperation); allowing it is the usual workaround for browser tests.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
+EVENT_NAME = "PyTorch Conference Europe 2026"
+
+
+def _chromium_missing() -> str:
+    if not CHROMIUM.exists():
+        return f"Chromium is not at {CHROMIUM} (install it: apt-get install chromium)"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"{CHROMIUM} is not executable"
+    return ""
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the whole run; skipped (or failed, in CI) when absent."""
+    reason = _chromium_missing()
+    if reason:
+        if os.environ.get("CONFSCHED_REQUIRE_BROWSER"):
+            pytest.fail(reason + " and CONFSCHED_REQUIRE_BROWSER is set")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def demo_live(transactional_db, live_server) -> str:  # noqa: ANN001 - pytest fixtures
+    """The demo event loaded where the live server sees it; returns its schedule's URL."""
+    from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.programme.services import create_event, load_programme
+    from tests.conftest import DEMO_SLUG, demo_files
+
+    event = create_event(slug=DEMO_SLUG, name=EVENT_NAME, timezone="Europe/Paris")
+    load_programme(event, parse_sched_pages(demo_files()))
+    return f"{live_server.url}/{DEMO_SLUG}/"
+
+
+@pytest.fixture
+def new_context(browser) -> Iterator[Callable[..., object]]:  # noqa: ANN001 - pytest fixture
+    """Make fresh browser contexts (desktop-sized unless told); all closed after the test."""
+    contexts = []
+
+    def make(**options: object) -> object:
+        options.setdefault("viewport", DESKTOP)
+        options.setdefault("locale", "en-GB")
+        options.setdefault("timezone_id", "Europe/Paris")
+        context = browser.new_context(**options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context):  # noqa: ANN001, ANN201 - pytest fixture
+    """A page in a fresh desktop-sized context with JavaScript on."""
+    return new_context().new_page()

@@ -1,0 +1,27 @@
+import pytest
+pytestmark = pytest.mark.browser
+
+def test_probe(page, demo_live):
+    page.goto(demo_live)
+    print("htmx", page.evaluate("typeof htmx"))
+    print("bg", page.evaluate("getComputedStyle(document.querySelector('.site-header')).backgroundColor"))
+    print("panel open", page.evaluate("document.querySelector('[data-filters-panel]').open"))
+    print(page.locator("p.summary").inner_text())
+    page.evaluate("window.__m = 1")
+    page.locator("#f-track-training-systems").check()
+    page.wait_for_function("document.querySelector('p.summary').textContent.includes('Showing 6')")
+    print(page.url, page.locator("#share-url").input_value())
+    page.locator("#f-level-intermediate").check()
+    page.wait_for_function("document.querySelector('p.summary').textContent.includes('Showing 4')")
+    print(page.url, page.locator("#share-url").input_value())
+    page.locator("#f-level-intermediate").uncheck()
+    page.wait_for_timeout(1500)
+    print("after uncheck", page.url, page.locator("p.summary").inner_text())
+    page.locator("#q").fill("valerian")
+    page.wait_for_timeout(1500)
+    print("after q", page.url, page.locator("p.summary").inner_text(), page.evaluate("window.__m"))
+    page.locator("#q").fill("torch")
+    page.wait_for_timeout(1500)
+    print("after q2", page.url, page.locator("p.summary").inner_text(), page.evaluate("window.__m"))
+    print(page.locator("p.zone-now").inner_text())
+    print(page.locator("[data-device-zone]").inner_text())

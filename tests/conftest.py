@@ -1,0 +1,47 @@
+"""Fixtures shared by every test: the demo pages, the demo event, and ../shared."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from confsched.interchange.programme import Programme
+from confsched.interchange.sched_pages import parse_sched_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_DIR = ROOT / "demo" / "pytorch-conference-europe-2026"
+SHARED_DIR = ROOT.parent / "shared"
+DEMO_SLUG = "pytorch-conference-europe-2026"
+
+
+def demo_files() -> list[tuple[str, bytes]]:
+    return [(path.name, path.read_bytes()) for path in sorted(DEMO_DIR.glob("*.txt"))]
+
+
+@pytest.fixture(scope="session")
+def demo_programme() -> Programme:
+    return parse_sched_pages(demo_files())
+
+
+@pytest.fixture
+def demo_event(db):  # noqa: ANN001, ANN201 - pytest fixture
+    from confsched.programme.services import create_event, load_programme
+
+    event = create_event(
+        slug=DEMO_SLUG, name="PyTorch Conference Europe 2026", timezone="Europe/Paris"
+    )
+    load_programme(event, parse_sched_pages(demo_files()))
+    return event
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """../shared beside the checkout: skipped when absent, a failure when CI requires it."""
+    if SHARED_DIR.is_dir():
+        return SHARED_DIR
+    message = f"{SHARED_DIR} is absent (it holds the seeds, format samples and schemas)"
+    if os.environ.get("CONFSCHED_REQUIRE_SHARED"):
+        pytest.fail(message + " and CONFSCHED_REQUIRE_SHARED is set")
+    pytest.skip(message)

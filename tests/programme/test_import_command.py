@@ -1,0 +1,111 @@
+"""confsched import: what it prints, and that a refused import writes nothing."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from confsched.programme.models import Event, Session, Speaker
+from tests.conftest import DEMO_DIR, DEMO_SLUG
+
+pytestmark = pytest.mark.django_db
+
+DEMO_PATHS = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
+
+
+def _import(*args: str) -> str:
+    out = StringIO()
+    call_command("import", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_import_creates_the_event_and_prints_what_it_did() -> None:
+    output = _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", *DEMO_PATHS)
+    lines = output.splitlines()
+    assert lines[0] == f"Created event {DEMO_SLUG} (Europe/Paris)"
+    assert lines[1] == (
+        f"Imported 5 file(s) into {DEMO_SLUG}: 29 sessions created, 0 updated, 0 unchanged, "
+        "1 flagged for review; speakers 42 created, 0 updated."
+    )
+    assert lines[2] == "  created: Lightning Talk: Why Your Forecasting Transformer Isn’t Working (And How To Fix It in Python)"
+    assert sum(line.startswith("  created: ") for line in lines) == 29
+    assert [line for line in lines if line.startswith("  flagged: ")] == [
+        "  flagged: Untitled session page (004_8d12cb28771c542b.txt): 004_8d12cb28771c542b.txt "
+        "shows a session page with no title and no time, and its text matches no session on the "
+        "listing pages. Its whole text is kept as the abstract (it may include speaker bios): "
+        "give it a title, time, room and speakers."
+    ]
+    assert "  matched: 003_e30430de5c212814.txt: session page matched 'Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams'" in lines
+    event = Event.objects.get(slug=DEMO_SLUG)
+    assert (event.name, event.timezone) == ("PyTorch Conference Europe 2026", "Europe/Paris")
+
+
+def test_importing_again_updates_nothing() -> None:
+    _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", *DEMO_PATHS)
+    output = _import("--event", DEMO_SLUG, *DEMO_PATHS)
+    assert output.splitlines()[0] == (
+        f"Imported 5 file(s) into {DEMO_SLUG}: 0 sessions created, 0 updated, 29 unchanged, "
+        "1 flagged for review; speakers 0 created, 0 updated."
+    )
+    assert Session.objects.count() == 29
+
+
+def _assert_nothing_written() -> None:
+    assert (Event.objects.count(), Session.objects.count(), Speaker.objects.count()) == (0, 0, 0)
+
+
+def test_a_broken_file_among_good_ones_writes_nothing(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.txt"
+    text = (DEMO_DIR / "002_f0fe97cd188ad8b4.txt").read_text()
+    broken.write_text(text.replace("Tuesday April 7, 2026 14:45 - 15:10 CEST", "Tuesday April 7, 2026 14:45 - 15:10 QQQT"))
+    line = broken.read_text().splitlines().index("Tuesday April 7, 2026 14:45 - 15:10 QQQT") + 1
+    with pytest.raises(CommandError) as caught:
+        _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", *DEMO_PATHS[:2], str(broken))
+    assert str(caught.value) == (
+        f"broken.txt, line {line}: time zone 'QQQT' is not declared in the page header and is "
+        "not one confsched knows; keep the header line 'This schedule is automatically "
+        "displayed in …'\nNothing was imported."
+    )
+    _assert_nothing_written()
+
+
+def test_a_file_in_no_known_format_is_refused_with_the_formats_we_read(tmp_path: Path) -> None:
+    other = tmp_path / "notes.md"
+    other.write_text("# Shopping list\n- bread\n")
+    with pytest.raises(CommandError) as caught:
+        _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", str(other))
+    assert str(caught.value) == (
+        "notes.md: not a programme confsched can read; it reads: sched-pages (Sched schedule "
+        "pages saved as text (listings and session pages))\nNothing was imported."
+    )
+    _assert_nothing_written()
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as caught:
+        _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", str(tmp_path / "nope.txt"))
+    assert str(caught.value) == f"{tmp_path / 'nope.txt'}: cannot read: No such file or directory"
+    _assert_nothing_written()
+
+
+def test_a_new_event_needs_a_time_zone() -> None:
+    with pytest.raises(CommandError) as caught:
+        _import("--event", "new-event", *DEMO_PATHS)
+    assert str(caught.value) == (
+        "event 'new-event' does not exist; give --timezone (an IANA name such as Europe/Paris) "
+        "to create it"
+    )
+    _assert_nothing_written()
+
+
+def test_an_unknown_time_zone_is_refused() -> None:
+    with pytest.raises(CommandError) as caught:
+        _import("--event", "new-event", "--timezone", "Europe/Pariss", *DEMO_PATHS)
+    assert str(caught.value) == (
+        "unknown time zone 'Europe/Pariss': give an IANA name such as Europe/Paris\n"
+        "Nothing was imported."
+    )
+    _assert_nothing_written()
