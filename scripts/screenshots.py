@@ -27,7 +27,11 @@ SIZES = {"desktop": (1280, 900), "phone": (375, 812)}
 
 
 def main() -> None:
-    base = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000/pytorch-conference-europe-2026/"
+    base = (
+        sys.argv[1]
+        if len(sys.argv) > 1
+        else "http://127.0.0.1:8000/pytorch-conference-europe-2026/"
+    )
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "screenshots")
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:

@@ -120,11 +120,16 @@ def test_a_session_seen_under_two_filters_gets_both_facets(demo_programme) -> No
     )
     assert (session.track, session.level) == ("Training Systems", "Intermediate")
     assert session.kind == "Lightning Talk"
-    assert session.title == "Training Embedding Model Resiliently for Multimodal Model Inference Routing"
+    assert (
+        session.title
+        == "Training Embedding Model Resiliently for Multimodal Model Inference Routing"
+    )
 
 
 def test_titles_without_a_known_kind_prefix_stay_whole(demo_programme) -> None:
-    session = demo_programme.session("tour-de-force-llm-inference-optimization-from-simple-to-sophisticated")
+    session = demo_programme.session(
+        "tour-de-force-llm-inference-optimization-from-simple-to-sophisticated"
+    )
     assert (session.kind, session.title) == (
         "",
         "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
@@ -132,7 +137,9 @@ def test_titles_without_a_known_kind_prefix_stay_whole(demo_programme) -> None:
 
 
 def test_people_sharing_one_company(demo_programme) -> None:
-    key = "lightning-talk-flexible-deployment-of-pytorch-models-on-mcu-class-devices-using-executorch"
+    key = (
+        "lightning-talk-flexible-deployment-of-pytorch-models-on-mcu-class-devices-using-executorch"
+    )
     assert _speakers(demo_programme, key) == [("Robert Kalmar", "NXP"), ("Martin Pavella", "NXP")]
 
 
@@ -183,7 +190,9 @@ def test_speaker_blocks_give_position_company_and_bio(demo_programme) -> None:
     assert huamin.bio.startswith("Dr. Huamin Chen is a passionate developer.")
     assert huamin.bio.endswith("He is also one of the founding members...")
     # The billed affiliation of the session differs from the profile, and both are kept.
-    key = "lightning-talk-training-embedding-model-resiliently-for-multimodal-model-inference-routing"
+    key = (
+        "lightning-talk-training-embedding-model-resiliently-for-multimodal-model-inference-routing"
+    )
     assert _speakers(demo_programme, key) == [("Huamin Chen", "Red Hat"), ("Haichen Zhang", "AMD")]
     daniel = demo_programme.speaker("daniel-holanda")
     assert "\n\nPreviously, he was a Machine Learning Engineer at Groq" in daniel.bio
@@ -291,7 +300,9 @@ def test_refuses_text_that_is_not_a_sched_page() -> None:
 
 def test_refuses_an_entry_whose_time_line_is_not_repeated() -> None:
     lines = LISTING.splitlines()
-    closing = [i for i, line in enumerate(lines) if line == "Tuesday April 7, 2026 11:45 - 11:55 CEST"][1]
+    closing = [
+        i for i, line in enumerate(lines) if line == "Tuesday April 7, 2026 11:45 - 11:55 CEST"
+    ][1]
     del lines[closing]
     opening = lines.index("Tuesday April 7, 2026 11:45 - 11:55 CEST") + 1
     assert _error("\n".join(lines)) == (
@@ -301,7 +312,9 @@ def test_refuses_an_entry_whose_time_line_is_not_repeated() -> None:
 
 
 def test_refuses_a_weekday_that_does_not_match_the_date() -> None:
-    text = LISTING.replace("Tuesday April 7, 2026 11:45 - 11:55", "Monday April 7, 2026 11:45 - 11:55")
+    text = LISTING.replace(
+        "Tuesday April 7, 2026 11:45 - 11:55", "Monday April 7, 2026 11:45 - 11:55"
+    )
     line = text.splitlines().index("Monday April 7, 2026 11:45 - 11:55 CEST") + 1
     assert _error(text) == f"page.txt, line {line}: April 7, 2026 is a Tuesday, not a Monday"
 
@@ -336,7 +349,9 @@ def test_a_session_running_past_midnight_ends_the_next_day() -> None:
 
 
 def test_twelve_hour_times_as_sched_prints_them_for_us_events() -> None:
-    text = LISTING.replace("Tuesday April 7, 2026 16:10 - 16:35 CEST", "Tuesday April 7, 2026 4:10pm - 4:35pm CEST")
+    text = LISTING.replace(
+        "Tuesday April 7, 2026 16:10 - 16:35 CEST", "Tuesday April 7, 2026 4:10pm - 4:35pm CEST"
+    )
     programme = parse_sched_pages([("us.txt", text.encode())])
     session = programme.session("optimizing-reinforcement-learning-at-trillion-parameter-scale")
     assert session.starts_at.astimezone(UTC) == datetime(2026, 4, 7, 14, 10, tzinfo=UTC)

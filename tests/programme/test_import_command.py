@@ -30,7 +30,10 @@ def test_import_creates_the_event_and_prints_what_it_did() -> None:
         f"Imported 5 file(s) into {DEMO_SLUG}: 29 sessions created, 0 updated, 0 unchanged, "
         "1 flagged for review; speakers 42 created, 0 updated."
     )
-    assert lines[2] == "  created: Lightning Talk: Why Your Forecasting Transformer Isn’t Working (And How To Fix It in Python)"
+    assert (
+        lines[2]
+        == "  created: Lightning Talk: Why Your Forecasting Transformer Isn’t Working (And How To Fix It in Python)"
+    )
     assert sum(line.startswith("  created: ") for line in lines) == 29
     assert [line for line in lines if line.startswith("  flagged: ")] == [
         "  flagged: Untitled session page (004_8d12cb28771c542b.txt): 004_8d12cb28771c542b.txt "
@@ -38,7 +41,10 @@ def test_import_creates_the_event_and_prints_what_it_did() -> None:
         "listing pages. Its whole text is kept as the abstract (it may include speaker bios): "
         "give it a title, time, room and speakers."
     ]
-    assert "  matched: 003_e30430de5c212814.txt: session page matched 'Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams'" in lines
+    assert (
+        "  matched: 003_e30430de5c212814.txt: session page matched 'Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams'"
+        in lines
+    )
     event = Event.objects.get(slug=DEMO_SLUG)
     assert (event.name, event.timezone) == ("PyTorch Conference Europe 2026", "Europe/Paris")
 
@@ -60,7 +66,11 @@ def _assert_nothing_written() -> None:
 def test_a_broken_file_among_good_ones_writes_nothing(tmp_path: Path) -> None:
     broken = tmp_path / "broken.txt"
     text = (DEMO_DIR / "002_f0fe97cd188ad8b4.txt").read_text()
-    broken.write_text(text.replace("Tuesday April 7, 2026 14:45 - 15:10 CEST", "Tuesday April 7, 2026 14:45 - 15:10 QQQT"))
+    broken.write_text(
+        text.replace(
+            "Tuesday April 7, 2026 14:45 - 15:10 CEST", "Tuesday April 7, 2026 14:45 - 15:10 QQQT"
+        )
+    )
     line = broken.read_text().splitlines().index("Tuesday April 7, 2026 14:45 - 15:10 QQQT") + 1
     with pytest.raises(CommandError) as caught:
         _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", *DEMO_PATHS[:2], str(broken))

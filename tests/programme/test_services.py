@@ -18,11 +18,15 @@ TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 
 
 def test_loading_the_demo_creates_every_row(demo_programme) -> None:
-    event = create_event(slug=DEMO_SLUG, name="PyTorch Conference Europe 2026", timezone="Europe/Paris")
+    event = create_event(
+        slug=DEMO_SLUG, name="PyTorch Conference Europe 2026", timezone="Europe/Paris"
+    )
     report = load_programme(event, demo_programme)
     assert (len(report.created), len(report.updated), report.unchanged) == (29, 0, 0)
     assert (report.speakers_created, report.speakers_updated) == (42, 0)
-    assert [title for title, _ in report.flagged] == ["Untitled session page (004_8d12cb28771c542b.txt)"]
+    assert [title for title, _ in report.flagged] == [
+        "Untitled session page (004_8d12cb28771c542b.txt)"
+    ]
     assert Session.objects.filter(event=event).count() == 29
     assert Session.objects.filter(event=event).published().count() == 28
     assert list(Room.objects.filter(event=event).values_list("slug", flat=True)) == [
@@ -65,14 +69,20 @@ def test_a_changed_session_is_updated_in_place(demo_event, demo_programme) -> No
     ]
     report = load_programme(demo_event, changed)
     assert report.updated == [
-        ("Lightning Talk: TorchJD: Jacobian Descent in PyTorch", ["starts_at", "ends_at", "room", "speakers"])
+        (
+            "Lightning Talk: TorchJD: Jacobian Descent in PyTorch",
+            ["starts_at", "ends_at", "room", "speakers"],
+        )
     ]
     assert report.unchanged == 28
     session = Session.objects.get(key=TORCHJD)
     assert session.pk == pk
     assert session.starts_at == datetime(2026, 4, 7, 10, 15, tzinfo=UTC)
     assert session.room.name == "Master Stage"
-    assert [link.speaker.name for link in session.speaker_links.all()] == ["Valérian Rey", "Pierre Quinton"]
+    assert [link.speaker.name for link in session.speaker_links.all()] == [
+        "Valérian Rey",
+        "Pierre Quinton",
+    ]
 
 
 def test_a_wrong_event_zone_is_reported(demo_programme) -> None:
@@ -89,15 +99,23 @@ def test_snapshot_gives_back_the_loaded_programme(demo_event, demo_programme) ->
     assert (out.name, out.timezone, out.location) == (
         "PyTorch Conference Europe 2026", "Europe/Paris", "Paris, France",
     )  # fmt: skip
-    assert sorted(out.sessions, key=lambda s: s.key) == sorted(demo_programme.sessions, key=lambda s: s.key)
-    assert sorted(out.speakers, key=lambda s: s.key) == sorted(demo_programme.speakers, key=lambda s: s.key)
+    assert sorted(out.sessions, key=lambda s: s.key) == sorted(
+        demo_programme.sessions, key=lambda s: s.key
+    )
+    assert sorted(out.speakers, key=lambda s: s.key) == sorted(
+        demo_programme.speakers, key=lambda s: s.key
+    )
     assert out.session(TORCHJD).starts_at.tzname() == "CEST"
 
 
 @pytest.mark.parametrize(
     ("slug", "zone", "message"),
     [
-        ("ok", "Mars/Olympus", "unknown time zone 'Mars/Olympus': give an IANA name such as Europe/Paris"),
+        (
+            "ok",
+            "Mars/Olympus",
+            "unknown time zone 'Mars/Olympus': give an IANA name such as Europe/Paris",
+        ),
         ("Not A Slug", "UTC", "event slug 'Not A Slug' must be lower-case letters, digits and '-'"),
         (DEMO_SLUG, "UTC", f"an event with the slug '{DEMO_SLUG}' exists already"),
     ],

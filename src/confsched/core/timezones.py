@@ -24,7 +24,9 @@ def zone_names() -> tuple[str, ...]:
 def get_zone(name: str) -> zoneinfo.ZoneInfo:
     """The zone called `name`, or InvalidEventError naming it when it is not an IANA zone."""
     if not name or name.startswith(("/", ".")) or ".." in name:
-        raise InvalidEventError(f"unknown time zone {name!r}: give an IANA name such as Europe/Paris")
+        raise InvalidEventError(
+            f"unknown time zone {name!r}: give an IANA name such as Europe/Paris"
+        )
     try:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:

@@ -39,7 +39,8 @@ FORMAT_NAME = "sched-pages"
 MONTHS = {
     name: number
     for number, name in enumerate(
-        "January February March April May June July August September October November December".split(),
+        "January February March April May June July August September October November "
+        "December".split(),
         start=1,
     )
 }
@@ -58,7 +59,8 @@ _ZONE_NOTE = re.compile(
 )
 _FILTER_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,40}): (?P<value>.+?) clear filter$")
 _DATE_RANGE = re.compile(
-    rf"^(?P<first>\d{{1,2}})(?:-(?P<last>\d{{1,2}}))? (?P<month>{'|'.join(MONTHS)}),? (?P<year>\d{{4}})$"
+    rf"^(?P<first>\d{{1,2}})(?:-(?P<last>\d{{1,2}}))? (?P<month>{'|'.join(MONTHS)}),? "
+    r"(?P<year>\d{4})$"
 )
 _EVENT_NAME = re.compile(r"You must be registered for (?P<name>.+?) to participate")
 _BULLET = re.compile(r"^\s*•\s*(?P<text>.+?)\s*$")
@@ -195,9 +197,10 @@ def _read_listing(page: _Page) -> None:
     position = 0
     while position < len(time_rows):
         opening = time_rows[position]
-        if position + 1 >= len(time_rows) or lines[time_rows[position + 1]].strip() != lines[
-            opening
-        ].strip():
+        if (
+            position + 1 >= len(time_rows)
+            or lines[time_rows[position + 1]].strip() != lines[opening].strip()
+        ):
             raise ParseError(
                 "this entry's time line is not repeated at the end of the entry, "
                 "as Sched pages always do; the page looks cut or edited here",
@@ -362,7 +365,7 @@ def _initials(name: str) -> str:
 
 
 def _read_blocks(lines: list[str]) -> list[_Block]:
-    """Speaker blocks: 'avatar for NAME' (or initials such as 'AW'), the name, 'Position, Company', bio."""
+    """Speaker blocks: 'avatar for NAME' or initials ('AW'), name, 'Position, Company', bio."""
     starts: list[tuple[int, bool]] = []
     stripped = [line.strip() for line in lines]
     for index, line in enumerate(stripped):
@@ -615,7 +618,9 @@ def _apply_session_page(
     folded = {fold(line) for line in content}
     best_key, best_score = None, 0.0
     for key, session in sessions.items():
-        abstract_lines = [fold(line.strip()) for line in session.abstract.splitlines() if line.strip()]
+        abstract_lines = [
+            fold(line.strip()) for line in session.abstract.splitlines() if line.strip()
+        ]
         if not abstract_lines:
             continue
         score = sum(line in folded for line in abstract_lines) / len(abstract_lines)

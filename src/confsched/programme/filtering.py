@@ -7,6 +7,7 @@ viewer's time zone (a session crossing midnight there belongs to the next day).
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -106,13 +107,20 @@ def apply_filters(
 
     Counts follow the usual faceted-search rule: an option's count applies every other facet's
     selection and this option alone, so a count is exactly what choosing it would leave.
+    Values not in `known` (per facet) are left out of the filter and reported as unknown.
     """
-    words = fold(filters.q).split()
+    unknown = []
+    for facet, names in (known or {}).items():
+        chosen = getattr(filters, facet)
+        unknown += [f"{facet} {value!r}" for value in chosen if value not in names]
+        filters = replace(filters, **{facet: tuple(value for value in chosen if value in names)})
+    # Each word must start a word of the text: "hat" finds "Red Hat", not "that".
+    patterns = [re.compile(rf"\b{re.escape(word)}") for word in fold(filters.q).split()]
     rows: list[tuple[object, dict[str, str], bool]] = []
     for session in sessions:
         values = {facet: facet_value(session, facet, zone) for facet in FACETS}
-        text = search_text(session) if words else ""
-        rows.append((session, values, all(word in text for word in words)))
+        text = search_text(session) if patterns else ""
+        rows.append((session, values, all(pattern.search(text) for pattern in patterns)))
 
     def passes(values: dict[str, str], skip: str | None) -> bool:
         return all(
@@ -131,9 +139,6 @@ def apply_filters(
                 counts[facet][values[facet]] += 1
         if passes(values, None):
             matched.append(session)
-    unknown = []
-    for facet, names in (known or {}).items():
-        unknown += [f"{facet} {value!r}" for value in getattr(filters, facet) if value not in names]
     return FilterResult(sessions=matched, counts=counts, unknown=unknown)
 
 

@@ -48,9 +48,7 @@ class LoadReport:
 
     @property
     def has_changes(self) -> bool:
-        return bool(
-            self.created or self.updated or self.speakers_created or self.speakers_updated
-        )
+        return bool(self.created or self.updated or self.speakers_created or self.speakers_updated)
 
 
 def create_event(
@@ -81,7 +79,9 @@ def _facets(model: type[FacetT], event: Event, names: list[str]) -> dict[str, Fa
                 break
             slug = f"{base}-{suffix}"
         slugs.add(slug)
-        rows[name] = model.objects.create(event=event, name=name, slug=slug, position=next(positions))
+        rows[name] = model.objects.create(
+            event=event, name=name, slug=slug, position=next(positions)
+        )
     return rows
 
 
@@ -154,9 +154,7 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
             "needs_review": incoming.needs_review,
             "review_note": incoming.review_note,
         }
-        links = [
-            (speakers[link.speaker_key].pk, link.affiliation) for link in incoming.speakers
-        ]
+        links = [(speakers[link.speaker_key].pk, link.affiliation) for link in incoming.speakers]
         row = sessions.get(incoming.key)
         if row is None:
             row = Session.objects.create(event=event, key=incoming.key, **values)
@@ -186,7 +184,9 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
 def _set_links(session: Session, links: list[tuple[int, str]]) -> None:
     SessionSpeaker.objects.filter(session=session).delete()
     SessionSpeaker.objects.bulk_create(
-        SessionSpeaker(session=session, speaker_id=speaker_id, position=index, affiliation=affiliation)
+        SessionSpeaker(
+            session=session, speaker_id=speaker_id, position=index, affiliation=affiliation
+        )
         for index, (speaker_id, affiliation) in enumerate(links)
     )
 
@@ -223,8 +223,12 @@ def snapshot(event: Event) -> pm.Programme:
     ]
     speakers = [
         pm.Speaker(
-            key=row.key, name=row.name, company=row.company, position=row.position,
-            bio=row.bio, avatar_url=row.avatar_url,
+            key=row.key,
+            name=row.name,
+            company=row.company,
+            position=row.position,
+            bio=row.bio,
+            avatar_url=row.avatar_url,
         )  # fmt: skip
         for row in Speaker.objects.filter(event=event).order_by("key")
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time
+from datetime import date, datetime, time
 from typing import Any
 
 from django.conf import settings
@@ -69,15 +69,12 @@ def home(request: HttpRequest) -> HttpResponse:
 def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     event = _event(slug)
     viewer = viewer_zone(request, event)
-    filters = parse_filters(request.GET)
+    filters = parse_filters(dict(request.GET.lists()))
     sessions = queries.published_sessions(event)
-    options = _facet_options(sessions, viewer)
-    result = apply_filters(
-        sessions,
-        filters,
-        zone=viewer.zone,
-        known={facet: {slug for slug, _ in values} for facet, values in options.items()},
-    )
+    options = _facet_options(sessions, viewer, chosen_dates=filters.date)
+    known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
+    del known["date"]  # any day may be asked for; one without sessions shows none
+    result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
     context = {
         "layout": layout,
         "filters": filters,
@@ -95,19 +92,25 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     return _page(request, template, event=event, viewer=viewer, **context)
 
 
-def _facet_options(sessions: list, viewer: ViewerZone) -> dict[str, list[tuple[str, str]]]:
-    """Per facet, (value, label) for every value the published sessions have, in order."""
-    days: dict[str, str] = {}
+def _facet_options(
+    sessions: list, viewer: ViewerZone, *, chosen_dates: tuple[str, ...]
+) -> dict[str, list[tuple[str, str]]]:
+    """Per facet, (value, label) for every value the published sessions have, in order.
+
+    Days are the viewer's local days, plus any chosen day without sessions, so that its box
+    can be unticked.
+    """
+    days = {day: date.fromisoformat(day) for day in chosen_dates}
     for session in sessions:
-        local = session.starts_at.astimezone(viewer.zone)
-        days.setdefault(local.date().isoformat(), local.strftime("%a %-d %b"))
+        local = session.starts_at.astimezone(viewer.zone).date()
+        days.setdefault(local.isoformat(), local)
 
     def named(attribute: str) -> list[tuple[str, str]]:
         rows = {getattr(s, attribute) for s in sessions if getattr(s, attribute) is not None}
         return [(row.slug, row.name) for row in sorted(rows, key=lambda r: (r.position, r.name))]
 
     return {
-        "date": sorted(days.items()),
+        "date": [(key, f"{day:%a} {day.day} {day:%b}") for key, day in sorted(days.items())],
         "room": named("room"),
         "track": named("track"),
         "level": named("level"),

@@ -10,7 +10,9 @@ from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
-    help = "Serve confsched with gunicorn; static files are collected first and served by WhiteNoise."
+    help = (
+        "Serve confsched with gunicorn; static files are collected first and served by WhiteNoise."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default=os.environ.get("CONFSCHED_HOST", "127.0.0.1"))
