@@ -20,6 +20,14 @@ def demo_files() -> list[tuple[str, bytes]]:
     return [(path.name, path.read_bytes()) for path in sorted(DEMO_DIR.glob("*.txt"))]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Cached fragments never leak from one test into another."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def demo_programme() -> Programme:
     return parse_sched_pages(demo_files())

@@ -104,7 +104,12 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 20000},  # a card per session, zone and layout
+        }
+    }
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -135,6 +140,7 @@ if _flag("CONFSCHED_HTTPS"):
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 31536000
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = _flag("CONFSCHED_HSTS_PRELOAD", True)
 
 LOGGING = {
     "version": 1,

@@ -3,8 +3,29 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils import timezone
 
 from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
+
+
+class TouchesEvent(admin.ModelAdmin):
+    """Edits move the event's `updated_at`, which retires cached pages and fragments of it."""
+
+    def _touch(self, obj) -> None:  # noqa: ANN001 - any model with an event
+        Event.objects.filter(pk=obj.event_id).update(updated_at=timezone.now())
+
+    def save_related(self, request, form, formsets, change) -> None:  # noqa: ANN001
+        super().save_related(request, form, formsets, change)
+        self._touch(form.instance)
+
+    def delete_model(self, request, obj) -> None:  # noqa: ANN001
+        super().delete_model(request, obj)
+        self._touch(obj)
+
+    def delete_queryset(self, request, queryset) -> None:  # noqa: ANN001
+        events = set(queryset.values_list("event_id", flat=True))
+        super().delete_queryset(request, queryset)
+        Event.objects.filter(pk__in=events).update(updated_at=timezone.now())
 
 
 @admin.register(Event)
@@ -14,7 +35,7 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
 
 
-class FacetAdmin(admin.ModelAdmin):
+class FacetAdmin(TouchesEvent):
     list_display = ("name", "event", "slug", "position")
     list_editable = ("position",)
     list_filter = ("event",)
@@ -33,7 +54,7 @@ class SessionSpeakerInline(admin.TabularInline):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(TouchesEvent):
     list_display = ("title", "kind", "starts_at", "room", "track", "level", "needs_review")
     list_filter = ("event", "needs_review", "track", "level", "room", "has_slides")
     list_select_related = ("room", "track", "level")
@@ -44,7 +65,7 @@ class SessionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Speaker)
-class SpeakerAdmin(admin.ModelAdmin):
+class SpeakerAdmin(TouchesEvent):
     list_display = ("name", "company", "position", "event")
     list_filter = ("event",)
     search_fields = ("name", "company")

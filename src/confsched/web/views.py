@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from confsched.core.timezones import describe_zone, zone_names
+from confsched.core.timezones import describe_zone
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
+from confsched.web.fragments import attach_cards, zone_options
 from confsched.web.structured_data import session_json_ld
 from confsched.web.zones import ViewerZone, remember_zone, viewer_zone
 
@@ -38,7 +39,7 @@ def _page(
         viewer=viewer,
         zone_label=describe_zone(viewer.zone, moment),
         event_zone_label=describe_zone(viewer.event_zone, moment),
-        zone_names=zone_names(),
+        zone_options=zone_options(event.timezone, viewer.zone.key),
     )
     status = 400 if viewer.problem else 200
     with timezone.override(viewer.zone):  # every date and time on the page in the viewer's zone
@@ -75,6 +76,9 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
     del known["date"]  # any day may be asked for; one without sessions shows none
     result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
+    attach_cards(
+        result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
+    )
     context = {
         "layout": layout,
         "filters": filters,

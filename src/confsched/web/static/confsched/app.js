@@ -30,6 +30,7 @@
       if (button && zone) {
         button.hidden = false;
         button.textContent = "Use my device's zone (" + zone + ")";
+        if (zone === select.value) { button.hidden = true; }
         button.addEventListener("click", function () {
           if (!Array.prototype.some.call(select.options, function (o) { return o.value === zone; })) {
             select.add(new Option(zone, zone));
@@ -39,10 +40,13 @@
         });
       }
       select.addEventListener("change", function () { submitZone(form); });
+      var apply = form.querySelector("button[type=submit]");
+      if (apply) { apply.hidden = true; } // the select applies itself
       form.addEventListener("submit", function (event) { event.preventDefault(); submitZone(form); });
     }
     var panel = document.querySelector("[data-filters-panel]");
-    if (panel && window.matchMedia("(min-width: 900px)").matches) { panel.open = true; }
+    var wide = window.matchMedia("(min-width: 900px)").matches;
+    if (panel && wide && !panel.hasAttribute("data-closed-when-wide")) { panel.open = true; }
     revealCopyButtons(document);
   }
 

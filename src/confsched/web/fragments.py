@@ -1,0 +1,62 @@
+"""Rendered fragments kept in the cache (shared by every app process when REDIS_URL is set).
+
+A session card is the bulk of a schedule page and the same on every filtered view, so it is
+rendered once per event version, zone and heading level. The event's `updated_at` moves on
+every import and admin edit, which retires every cached card of that event at once.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Sequence
+from functools import lru_cache
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from confsched.core.timezones import zone_names
+from confsched.programme.models import Event, Session
+
+CARD_TTL = 24 * 3600
+
+
+def attach_cards(
+    sessions: Sequence[Session], *, event: Event, zone: zoneinfo.ZoneInfo, heading: int
+) -> None:
+    """Set `session.card` to its rendered card for every session, rendering only what is missing."""
+    version = event.updated_at.isoformat()
+    keys = {
+        session.pk: f"card:{event.pk}:{version}:{zone.key}:{heading}:{session.pk}"
+        for session in sessions
+    }
+    found = cache.get_many(keys.values())
+    missing = {}
+    with timezone.override(zone):
+        for session in sessions:
+            html = found.get(keys[session.pk])
+            if html is None:
+                html = render_to_string(
+                    "confsched/_card.html", {"session": session, "heading": heading}
+                )
+                missing[keys[session.pk]] = html
+            session.card = mark_safe(html)  # noqa: S308 - our own template's escaped output
+    if missing:
+        cache.set_many(missing, CARD_TTL)
+
+
+@lru_cache(maxsize=64)
+def zone_options(event_zone: str, selected: str) -> SafeString:
+    """The <option>s of the zone picker: the event's zone first, then every IANA zone."""
+    mark = " selected"
+    first = (
+        f'<option value="{escape(event_zone)}"{mark if selected == event_zone else ""}>'
+        f"Event time ({escape(event_zone)})</option>"
+    )
+    rest = "".join(
+        f"<option{mark if name == selected != event_zone else ''}>{escape(name)}</option>"
+        for name in zone_names()
+    )
+    return mark_safe(first + rest)  # noqa: S308 - names escaped above

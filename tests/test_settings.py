@@ -1,0 +1,43 @@
+"""Start-up refuses to run without a secret in production, and the deploy check is clean."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _confsched(*args: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {
+        k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "CONFSCHED_TESTING"}
+    }
+    base["CONFSCHED_DATA_DIR"] = str(tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "confsched.cli", *args],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_missing_secret_key_stops_start_up(tmp_path: Path) -> None:
+    result = _confsched("check", tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "django.core.exceptions.ImproperlyConfigured: SECRET_KEY is not set. Set it in the "
+        "environment (make run does this for you), or set DEBUG=1 for a development server."
+    )
+
+
+def test_the_deploy_check_is_clean_behind_https(tmp_path: Path) -> None:
+    result = _confsched(
+        "check", "--deploy", tmp_path=tmp_path,
+        SECRET_KEY="k" * 20 + "-a-long-random-production-secret-0123456789",
+        CONFSCHED_HTTPS="1",
+    )  # fmt: skip
+    assert (result.returncode, result.stdout.strip()) == (
+        0,
+        "System check identified no issues (0 silenced).",
+    )
