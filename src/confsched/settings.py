@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # ETag on every GET and 304 for If-None-Match: phones re-checking a page pay no body.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -128,6 +130,10 @@ STORAGES = {
         )
     },
 }
+
+# In development and tests WhiteNoise serves straight from the apps' static folders.
+WHITENOISE_USE_FINDERS = DEBUG or TESTING
+WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = _flag("CONFSCHED_SECURE_COOKIES", not DEBUG and _flag("CONFSCHED_HTTPS"))

@@ -330,3 +330,23 @@ def test_pages_work_without_javascript_and_label_every_control(client: Client, d
     labelled = set(re.findall(r'<label[^>]* for="([^"]+)"', html))
     assert ids - labelled == set()
     assert len(ids) == 19  # search, zone, share link, 16 facet options
+
+
+def test_an_unchanged_page_answers_304_to_its_etag(client: Client, demo_event) -> None:
+    first = client.get(BASE + "?track=training-systems")
+    etag = first["ETag"]
+    again = client.get(BASE + "?track=training-systems", headers={"If-None-Match": etag})
+    assert (again.status_code, again.content) == (304, b"")
+    other = client.get(BASE + "?track=agents-interop", headers={"If-None-Match": etag})
+    assert other.status_code == 200
+
+
+def test_home_lists_events_when_there_are_several(client: Client, demo_event) -> None:
+    from confsched.programme.services import create_event
+
+    create_event(slug="pycon-2027", name="PyCon 2027", timezone="America/New_York")
+    html = _get(client, "/")
+    assert re.findall(r'<li><a href="(/[^"]+/)">([^<]+)</a>', html) == [
+        (BASE, "PyTorch Conference Europe 2026"),
+        ("/pycon-2027/", "PyCon 2027"),
+    ]

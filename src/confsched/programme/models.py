@@ -37,7 +37,7 @@ class Event(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["-start_date", "name"]
+        ordering = ["slug"]
 
     def __str__(self) -> str:
         return self.name

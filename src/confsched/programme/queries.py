@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from confsched.programme.models import Event, Session, SessionSpeaker, Speaker
 
@@ -28,7 +28,8 @@ def event_for_slug(slug: str) -> Event | None:
 
 
 def events_listed() -> list[Event]:
-    return list(Event.objects.order_by("-start_date", "name"))
+    # Newest first; events without dates last on every database (PostgreSQL sorts NULL first).
+    return list(Event.objects.order_by(F("start_date").desc(nulls_last=True), "name"))
 
 
 def published_sessions(event: Event) -> list[Session]:
