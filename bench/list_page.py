@@ -12,7 +12,6 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,8 +35,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from confsched.interchange import programme as pm
     from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.interchange.synthetic import synthetic_programme
     from confsched.programme.services import create_event, load_programme
 
     call_command("migrate", verbosity=0)
@@ -59,29 +58,7 @@ def main() -> None:
     print(f"{'sessions':>8} {'page':<22} {'median ms':>10} {'p95 ms':>8} {'queries':>8} {'KiB':>7}")
     for size in (30, 300, 3000):
         event = create_event(slug=f"e{size}", name=f"E{size}", timezone="Europe/Paris")
-        start = datetime(2026, 4, 7, 7, tzinfo=UTC)
-        rooms = max(3, size // 60)
-        speakers = [
-            pm.Speaker(key=f"p{i}", name=f"Person {i}", company=f"Company {i % 40}")
-            for i in range(size * 2)
-        ]
-        sessions = [
-            pm.Session(
-                key=f"s{i}",
-                title=f"Session number {i} about tensors",
-                kind="Talk",
-                abstract="An abstract with several sentences. " * 12,
-                starts_at=start + timedelta(days=i % 3, minutes=30 * ((i // 3) // rooms)),
-                ends_at=start + timedelta(days=i % 3, minutes=30 * ((i // 3) // rooms) + 25),
-                room=f"Room {i % rooms}",
-                track=f"Track {i % 8}",
-                level=("Beginner", "Advanced")[i % 2],
-                has_slides=i % 4 == 0,
-                speakers=(pm.SessionSpeaker(f"p{2 * i}"), pm.SessionSpeaker(f"p{2 * i + 1}")),
-            )  # fmt: skip
-            for i in range(size)
-        ]
-        load_programme(event, pm.Programme(sessions=sessions, speakers=speakers))
+        load_programme(event, synthetic_programme(size, rooms=max(3, size // 60), days=3))
         for label, path in (
             ("list", ""),
             ("grid", "grid/"),

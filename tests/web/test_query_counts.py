@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from confsched.interchange import programme as pm
+from confsched.interchange.synthetic import synthetic_programme
 from confsched.programme.services import create_event, load_programme
 
 pytestmark = pytest.mark.django_db
 
 
 def _event_with(count: int, slug: str):  # noqa: ANN202
-    start = datetime(2026, 4, 7, 7, 0, tzinfo=UTC)
-    speakers = [
-        pm.Speaker(key=f"p{i}", name=f"Person {i}", company=f"Co {i % 7}") for i in range(count * 2)
-    ]
-    sessions = [
-        pm.Session(
-            key=f"s{i}",
-            title=f"Session {i}",
-            kind="Talk",
-            abstract="Words " * 20,
-            starts_at=start + timedelta(minutes=30 * (i // 5), days=i % 2),
-            ends_at=start + timedelta(minutes=30 * (i // 5) + 25, days=i % 2),
-            room=f"Room {i % 5}",
-            track=f"Track {i % 4}",
-            level=("Beginner", "Advanced")[i % 2],
-            has_slides=i % 3 == 0,
-            speakers=(pm.SessionSpeaker(f"p{2 * i}", "Co"), pm.SessionSpeaker(f"p{2 * i + 1}")),
-        )
-        for i in range(count)
-    ]
     event = create_event(slug=slug, name=slug, timezone="Europe/Paris")
-    load_programme(event, pm.Programme(sessions=sessions, speakers=speakers))
+    load_programme(event, synthetic_programme(count))
     return event
 
 

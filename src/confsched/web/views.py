@@ -30,9 +30,15 @@ def _event(slug: str) -> Event:
 
 
 def _page(
-    request: HttpRequest, template: str, *, event: Event, viewer: ViewerZone, **context: Any
+    request: HttpRequest,
+    template: str,
+    *,
+    event: Event,
+    viewer: ViewerZone | None = None,
+    **context: Any,
 ) -> HttpResponse:
     """Render with what every event page shows: the event, the zone, its description."""
+    viewer = viewer or viewer_zone(request, event)
     moment = context.pop("moment", None) or _event_moment(event)
     context.update(
         event=event,
@@ -162,13 +168,11 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     session = queries.session_for_key(event_row, key)
     if session is None:
         raise Http404(f"No session {key!r}")
-    viewer = viewer_zone(request, event_row)
     url = request.build_absolute_uri(session.get_absolute_url())
     return _page(
         request,
         "confsched/session.html",
         event=event_row,
-        viewer=viewer,
         moment=session.starts_at,
         session=session,
         same_track=queries.sessions_in_track(session),
@@ -187,7 +191,6 @@ def speakers(request: HttpRequest, event: str) -> HttpResponse:
         request,
         "confsched/speakers.html",
         event=event_row,
-        viewer=viewer_zone(request, event_row),
         letters=sorted(letters.items()),
         nav="speakers",
         speaker_count=len(people),
@@ -204,7 +207,6 @@ def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         request,
         "confsched/speaker.html",
         event=event_row,
-        viewer=viewer_zone(request, event_row),
         speaker=person,
         nav="speakers",
         sessions=queries.sessions_of_speaker(person),

@@ -1,0 +1,40 @@
+"""Made-up programmes of any size, for benchmarks and for tests that need many sessions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+
+def synthetic_programme(
+    size: int, *, rooms: int = 5, days: int = 2, start: datetime | None = None
+) -> Programme:
+    """`size` sessions of 25 minutes on `days` days across `rooms` rooms, two speakers each."""
+    start = start or datetime(2026, 4, 7, 7, tzinfo=UTC)
+    speakers = [
+        Speaker(key=f"p{i}", name=f"Person {i}", company=f"Company {i % 40}")
+        for i in range(size * 2)
+    ]
+    sessions = []
+    for i in range(size):
+        slot = start + timedelta(days=i % days, minutes=30 * ((i // days) // rooms))
+        sessions.append(
+            Session(
+                key=f"s{i}",
+                title=f"Session number {i} about tensors",
+                kind="Talk",
+                abstract="An abstract with several sentences. " * 12,
+                starts_at=slot,
+                ends_at=slot + timedelta(minutes=25),
+                room=f"Room {i % rooms}",
+                track=f"Track {i % 8}",
+                level=("Beginner", "Advanced")[i % 2],
+                has_slides=i % 4 == 0,
+                speakers=(
+                    SessionSpeaker(f"p{2 * i}", "Company"),
+                    SessionSpeaker(f"p{2 * i + 1}"),
+                ),
+            )
+        )
+    return Programme(sessions=sessions, speakers=speakers)
