@@ -1,7 +1,10 @@
 """Fixtures for the headless-browser tests: system Chromium, a live server with the demo event.
 
 Playwright's sync API runs an asyncio loop in the test thread, so Django's ORM would refuse to
-run there (SynchronousOnlyOperation); allowing it is the usual workaround for browser tests.
+run there (SynchronousOnlyOperation); DJANGO_ALLOW_ASYNC_UNSAFE is the usual workaround. It is
+set only while a browser module runs, not when this file is imported: set for the whole run it
+leaks into the rest of the suite and its subprocesses, where `check --deploy` then reports
+async.E001 (tests/test_settings.py fails).
 """
 
 from __future__ import annotations
@@ -11,8 +14,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,9 +33,9 @@ def _chromium_missing() -> str:
     return ""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the whole run; skipped (or failed, in CI) when absent."""
+    """One headless Chromium per test module; skipped (or failed, in CI) when absent."""
     reason = _chromium_missing()
     if reason:
         if os.environ.get("CONFSCHED_REQUIRE_BROWSER"):
@@ -42,12 +43,14 @@ def browser() -> Iterator[object]:
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
 
 
 @pytest.fixture
@@ -85,3 +88,34 @@ def new_context(browser) -> Iterator[Callable[..., object]]:  # noqa: ANN001 - p
 def page(new_context):  # noqa: ANN001, ANN201 - pytest fixture
     """A page in a fresh desktop-sized context with JavaScript on."""
     return new_context().new_page()
+
+
+# Helpers shared by the test modules (imported from tests.browser.conftest).
+
+TORCHJD = "TorchJD: Jacobian Descent in PyTorch"
+TORCHJD_KEY = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
+TRAINING_SYSTEMS_INTERMEDIATE = [
+    "Training Embedding Model Resiliently for Multimodal Model Inference Routing",
+    TORCHJD,
+    "Optimizing Reinforcement Learning at Trillion-Parameter Scale",
+    "TorchStore: What We Learned Building Distributed Storage Solutions for AysncRL",
+]
+PARIS_LABEL = "Europe/Paris (CEST, UTC+02:00)"
+
+
+def filter_params(url: str) -> dict[str, list[str]]:
+    """The URL's non-blank query parameters in order; a repeated value shows up twice."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    params: dict[str, list[str]] = {}
+    for name, value in parse_qsl(urlsplit(url).query):
+        if value:
+            params.setdefault(name, []).append(value)
+    return params
+
+
+def checked_boxes(page) -> list[str]:  # noqa: ANN001 - a Playwright page
+    """name=value of every checked box in the filters form, in page order."""
+    return page.eval_on_selector_all(
+        "#filters input[type=checkbox]:checked", "boxes => boxes.map(b => b.name + '=' + b.value)"
+    )
