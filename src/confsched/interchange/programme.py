@@ -43,6 +43,10 @@ class Session:
     speakers: tuple[SessionSpeaker, ...] = ()
     needs_review: bool = False
     review_note: str = ""
+    # Set by snapshot() from the database, for writers (iCalendar SEQUENCE and LAST-MODIFIED);
+    # parsers leave them alone and comparisons ignore them.
+    sequence: int = field(default=0, compare=False)
+    last_modified: datetime | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("starts_at", "ends_at"):

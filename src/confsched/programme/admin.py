@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
 from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
@@ -55,13 +57,28 @@ class SessionSpeakerInline(admin.TabularInline):
 
 @admin.register(Session)
 class SessionAdmin(TouchesEvent):
-    list_display = ("title", "kind", "starts_at", "room", "track", "level", "needs_review")
+    list_display = (
+        "title", "kind", "starts_at", "room", "track", "level", "star_count", "needs_review",
+    )  # fmt: skip
     list_filter = ("event", "needs_review", "track", "level", "room", "has_slides")
     list_select_related = ("room", "track", "level")
     search_fields = ("title", "abstract", "key")
     date_hierarchy = "starts_at"
     inlines = (SessionSpeakerInline,)
-    readonly_fields = ("key", "updated_at")
+    readonly_fields = ("key", "sequence", "updated_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
+        # How many attendees starred each session (never who), to size rooms.
+        return super().get_queryset(request).annotate(star_total=Count("agenda_items"))
+
+    @admin.display(description="Stars", ordering="star_total")
+    def star_count(self, obj: Session) -> int:
+        return obj.star_total
+
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        if change and form.changed_data:
+            obj.sequence += 1  # calendars see the edit as a new revision of the event
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Speaker)

@@ -137,6 +137,8 @@ class Session(models.Model):
     needs_review = models.BooleanField(default=False)
     review_note = models.TextField(blank=True)
     speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions")
+    # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
+    sequence = models.PositiveIntegerField(default=0, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = SessionQuerySet.as_manager()

@@ -31,6 +31,8 @@ SESSION_FIELDS = (
     "has_slides", "needs_review", "review_note",
 )  # fmt: skip
 SPEAKER_FIELDS = ("name", "company", "position", "bio", "avatar_url")
+# First path segments the site uses itself: an event there could never be reached.
+RESERVED_SLUGS = frozenset({"admin", "accounts", "api", "static", "media"})
 
 
 @dataclass
@@ -57,6 +59,8 @@ def create_event(
 ) -> Event:  # fmt: skip
     """A new event; InvalidEventError when the slug is taken or the zone is not an IANA name."""
     get_zone(timezone)
+    if slug in RESERVED_SLUGS:
+        raise InvalidEventError(f"event slug {slug!r} is reserved for the site's own pages")
     if slugify(slug) != slug:
         raise InvalidEventError(f"event slug {slug!r} must be lower-case letters, digits and '-'")
     if Event.objects.filter(slug=slug).exists():
@@ -163,12 +167,14 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
         else:
             changed = [name for name in SESSION_FIELDS if getattr(row, name) != values[name]]
             current = [(link.speaker_id, link.affiliation) for link in row.speaker_links.all()]
-            if changed:
-                for name in changed:
-                    setattr(row, name, values[name])
-                row.save(update_fields=[*changed, "updated_at"])
             if current != links:
                 _set_links(row, links)
+            if changed or current != links:
+                for name in changed:
+                    setattr(row, name, values[name])
+                row.sequence += 1
+                row.save(update_fields=[*changed, "sequence", "updated_at"])
+            if current != links:
                 changed.append("speakers")
             if changed:
                 report.updated.append((row.full_title, changed))
@@ -218,6 +224,8 @@ def snapshot(event: Event) -> pm.Programme:
             ),
             needs_review=row.needs_review,
             review_note=row.review_note,
+            sequence=row.sequence,
+            last_modified=row.updated_at,
         )
         for row in rows
     ]

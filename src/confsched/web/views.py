@@ -17,6 +17,8 @@ from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
+from confsched.web import stars
+from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_cards, zone_options
 from confsched.web.structured_data import session_json_ld
 from confsched.web.zones import ViewerZone, remember_zone, viewer_zone
@@ -175,6 +177,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         event=event_row,
         moment=session.starts_at,
         session=session,
+        is_starred=session.pk in stars.starred_ids(request, event_row),
         same_track=queries.sessions_in_track(session),
         json_ld=session_json_ld(session, event=event_row, url=url),
     )
@@ -212,3 +215,34 @@ def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         sessions=queries.sessions_of_speaker(person),
         schedule_url=reverse("web:schedule", kwargs={"event": event_row.slug}),
     )
+
+
+@require_GET
+def event_calendar(request: HttpRequest, event: str) -> HttpResponse:
+    """The whole event as .ics, or the sessions of a filtered view (same GET parameters)."""
+    event_row = _event(event)
+    filters = parse_filters(dict(request.GET.lists()))
+    keys = None
+    name = event_row.name
+    if filters.is_active:
+        sessions = queries.published_sessions(event_row)
+        result = apply_filters(sessions, filters, zone=viewer_zone(request, event_row).zone)
+        keys = {session.key for session in result.sessions}
+        name = f"{event_row.name} (filtered)"
+    return calendar_response(
+        request, event=event_row, keys=keys, name=name, filename=f"{event_row.slug}.ics",
+        etag=event_etag(event_row, request.GET.urlencode()),
+    )  # fmt: skip
+
+
+@require_GET
+def session_calendar(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """One session as .ics: "add to calendar"."""
+    event_row = _event(event)
+    session = queries.session_for_key(event_row, key)
+    if session is None:
+        raise Http404(f"No session {key!r}")
+    return calendar_response(
+        request, event=event_row, keys={key}, name=session.full_title,
+        filename=f"{key[:60]}.ics", etag=event_etag(event_row, "session", key),
+    )  # fmt: skip

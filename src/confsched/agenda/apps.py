@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AgendaConfig(AppConfig):
+    name = "confsched.agenda"
+    label = "agenda"
+    verbose_name = "Attendee agendas"

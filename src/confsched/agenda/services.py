@@ -1,0 +1,68 @@
+"""Writes for attendees: stars, merging a visitor's stars into their account, agenda links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from confsched.agenda.models import AgendaItem, AgendaLinks, new_token
+from confsched.programme.models import Event, Session
+
+
+def session_fingerprint(session: Session) -> dict[str, str]:
+    """What an attendee relies on: when, where and what. Compared later to tell what moved."""
+    return {
+        "starts_at": session.starts_at.isoformat() if session.starts_at else "",
+        "ends_at": session.ends_at.isoformat() if session.ends_at else "",
+        "room": session.room.name if session.room_id else "",
+        "title": session.title,
+    }
+
+
+def star_session(user: AbstractBaseUser, session: Session) -> AgendaItem:
+    """Star for the user; starring twice changes nothing."""
+    item, _ = AgendaItem.objects.get_or_create(
+        user=user, session=session, defaults={"seen": session_fingerprint(session)}
+    )
+    return item
+
+
+def unstar_session(user: AbstractBaseUser, session: Session) -> None:
+    AgendaItem.objects.filter(user=user, session=session).delete()
+
+
+@transaction.atomic
+def merge_stars(user: AbstractBaseUser, session_ids: Iterable[int]) -> int:
+    """Add a visitor's stars to their account, none lost and none doubled; returns how many."""
+    wanted = set(session_ids) - set(
+        AgendaItem.objects.filter(user=user).values_list("session_id", flat=True)
+    )
+    sessions = Session.objects.filter(pk__in=wanted).select_related("room")
+    AgendaItem.objects.bulk_create(
+        [AgendaItem(user=user, session=s, seen=session_fingerprint(s)) for s in sessions],
+        ignore_conflicts=True,  # a star made meanwhile in another tab is the same star
+    )
+    return len(sessions)
+
+
+def agenda_links(user: AbstractBaseUser, event: Event) -> AgendaLinks:
+    links, _ = AgendaLinks.objects.get_or_create(user=user, event=event)
+    return links
+
+
+def reset_feed_token(user: AbstractBaseUser, event: Event) -> AgendaLinks:
+    """A new secret feed URL; the old one stops working at once."""
+    links = agenda_links(user, event)
+    links.feed_token = new_token()
+    links.save(update_fields=["feed_token"])
+    return links
+
+
+def set_sharing(user: AbstractBaseUser, event: Event, *, is_on: bool) -> AgendaLinks:
+    """Turn the read-only public link on (a fresh one) or off (the old link dies)."""
+    links = agenda_links(user, event)
+    links.share_token = new_token() if is_on else None
+    links.save(update_fields=["share_token"])
+    return links

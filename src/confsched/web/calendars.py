@@ -1,0 +1,65 @@
+"""iCalendar responses: the whole event, one session, a filtered view, a personal agenda.
+
+Calendar apps poll feeds every few minutes, so each response carries an ETag computed before
+any rendering from what the feed depends on; a matching If-None-Match gets a bare 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+
+from confsched.interchange.ical import render_ical
+from confsched.programme.models import Event
+from confsched.programme.services import snapshot
+
+
+def uid_domain(event: Event) -> str:
+    """The right-hand side of every UID: stable whatever host name serves the feed."""
+    return f"{event.slug}.confsched"
+
+
+def event_etag(event: Event, *parts: object) -> str:
+    raw = ":".join(str(part) for part in (event.pk, event.updated_at.isoformat(), *parts))
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    asked = request.headers.get("If-None-Match", "")
+    return any(tag.strip().removeprefix("W/") == f'"{etag}"' for tag in asked.split(","))
+
+
+def calendar_response(
+    request: HttpRequest, *, event: Event, keys: set[str] | None, name: str, filename: str,
+    etag: str, is_private: bool = False,
+) -> HttpResponse:  # fmt: skip
+    """The .ics of `keys` (every session when None), or 304 when the client has it already."""
+    if _matches(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        programme = snapshot(event)
+        chosen = [
+            s for s in programme.sessions
+            if s.starts_at and not s.needs_review and (keys is None or s.key in keys)
+        ]  # fmt: skip
+        body = render_ical(
+            programme,
+            sessions=chosen,
+            uid_domain=uid_domain(event),
+            calendar_name=name,
+            url_for=lambda key: request.build_absolute_uri(
+                reverse("web:session", kwargs={"event": event.slug, "key": key})
+            ),
+        )
+        response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["ETag"] = f'"{etag}"'
+    if is_private:
+        patch_cache_control(response, private=True, max_age=300)
+        response["X-Robots-Tag"] = "noindex"
+    else:
+        patch_cache_control(response, public=True, max_age=300)
+    return response
