@@ -40,7 +40,9 @@ class Session:
     track: str = ""
     level: str = ""
     has_slides: bool = False
+    language: str = ""  # as the source writes it ("en", "English"); "" when unknown
     speakers: tuple[SessionSpeaker, ...] = ()
+    is_cancelled: bool = False
     needs_review: bool = False
     review_note: str = ""
     # Set by snapshot() from the database, for writers (iCalendar SEQUENCE and LAST-MODIFIED);
@@ -66,6 +68,9 @@ class Programme:
     start_date: date | None = None
     end_date: date | None = None
     location: str = ""
+    # Room names in the source's order (for grids and exports); rooms only named by sessions
+    # come after, by name.
+    rooms: list[str] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
     speakers: list[Speaker] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # problems worth a person's look

@@ -134,6 +134,9 @@ class Session(models.Model):
     track = models.ForeignKey(Track, null=True, blank=True, on_delete=models.SET_NULL)
     level = models.ForeignKey(Level, null=True, blank=True, on_delete=models.SET_NULL)
     has_slides = models.BooleanField(default=False)
+    language = models.CharField(max_length=50, blank=True)
+    # Gone from the source: kept (attendees' stars point at it) and shown as cancelled.
+    is_cancelled = models.BooleanField(default=False)
     needs_review = models.BooleanField(default=False)
     review_note = models.TextField(blank=True)
     speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions")

@@ -28,7 +28,7 @@ FacetT = TypeVar("FacetT", bound=Facet)
 
 SESSION_FIELDS = (
     "title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "level",
-    "has_slides", "needs_review", "review_note",
+    "has_slides", "language", "is_cancelled", "needs_review", "review_note",
 )  # fmt: skip
 SPEAKER_FIELDS = ("name", "company", "position", "bio", "avatar_url")
 # First path segments the site uses itself: an event there could never be reached.
@@ -71,12 +71,19 @@ def create_event(
     )  # fmt: skip
 
 
-def _facets(model: type[FacetT], event: Event, names: list[str]) -> dict[str, FacetT]:
-    """Rows for every name, creating the missing ones with unique slugs after the existing ones."""
+def _facets(
+    model: type[FacetT], event: Event, names: list[str], *, order: list[str] | None = None
+) -> dict[str, FacetT]:
+    """Rows for every name, creating the missing ones with unique slugs after the existing ones.
+
+    New names come in `order` first (the source's own order), then by name.
+    """
     rows = {row.name: row for row in model.objects.filter(event=event)}
     slugs = {row.slug for row in rows.values()}
     positions = count(max((row.position for row in rows.values()), default=-1) + 1)
-    for name in sorted(set(names) - set(rows) - {""}):
+    missing = set(names) - set(rows) - {""}
+    ordered = [name for name in dict.fromkeys(order or []) if name in missing]
+    for name in ordered + sorted(missing - set(ordered)):
         slug = base = slugify(name)
         for suffix in count(2):
             if slug not in slugs:
@@ -123,7 +130,7 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
         for name, value in event_changes.items():
             setattr(event, name, value)
         event.save()
-    rooms = _facets(Room, event, [s.room for s in programme.sessions])
+    rooms = _facets(Room, event, [s.room for s in programme.sessions], order=programme.rooms)
     tracks = _facets(Track, event, [s.track for s in programme.sessions])
     levels = _facets(Level, event, [s.level for s in programme.sessions])
 
@@ -155,6 +162,8 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
             "track": tracks.get(incoming.track),
             "level": levels.get(incoming.level),
             "has_slides": incoming.has_slides,
+            "language": incoming.language,
+            "is_cancelled": incoming.is_cancelled,
             "needs_review": incoming.needs_review,
             "review_note": incoming.review_note,
         }
@@ -218,6 +227,8 @@ def snapshot(event: Event) -> pm.Programme:
             track=row.track.name if row.track else "",
             level=row.level.name if row.level else "",
             has_slides=row.has_slides,
+            language=row.language,
+            is_cancelled=row.is_cancelled,
             speakers=tuple(
                 pm.SessionSpeaker(speaker_key=link.speaker.key, affiliation=link.affiliation)
                 for link in row.speaker_links.all()
@@ -243,4 +254,5 @@ def snapshot(event: Event) -> pm.Programme:
     return pm.Programme(
         name=event.name, timezone=event.timezone, start_date=event.start_date,
         end_date=event.end_date, location=event.location, sessions=sessions, speakers=speakers,
+        rooms=list(Room.objects.filter(event=event).values_list("name", flat=True)),
     )  # fmt: skip
