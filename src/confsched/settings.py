@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "ninja",  # serves its API docs page from its own static files, not a CDN
     "axes",
     "confsched.programme",
     "confsched.agenda",

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from confsched.interchange.formats import format_names
 from confsched.programme.models import Event, Session, Speaker
 from tests.conftest import DEMO_DIR, DEMO_SLUG
 
@@ -28,10 +29,11 @@ def test_import_creates_the_event_and_prints_what_it_did() -> None:
     assert lines[0] == f"Created event {DEMO_SLUG} (Europe/Paris)"
     assert lines[1] == (
         f"Imported 5 file(s) into {DEMO_SLUG}: 29 sessions created, 0 updated, 0 unchanged, "
-        "1 flagged for review; speakers 42 created, 0 updated."
+        "0 cancelled, 1 flagged for review; speakers 42 created, 0 updated."
     )
+    assert "Schedule version 1: 29 added." in lines
     assert (
-        lines[2]
+        lines[3]
         == "  created: Lightning Talk: Why Your Forecasting Transformer Isn’t Working (And How To Fix It in Python)"
     )
     assert sum(line.startswith("  created: ") for line in lines) == 29
@@ -42,7 +44,7 @@ def test_import_creates_the_event_and_prints_what_it_did() -> None:
         "give it a title, time, room and speakers."
     ]
     assert (
-        "  matched: 003_e30430de5c212814.txt: session page matched 'Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams'"
+        "  note: 003_e30430de5c212814.txt: session page matched 'Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams'"
         in lines
     )
     event = Event.objects.get(slug=DEMO_SLUG)
@@ -54,8 +56,9 @@ def test_importing_again_updates_nothing() -> None:
     output = _import("--event", DEMO_SLUG, *DEMO_PATHS)
     assert output.splitlines()[0] == (
         f"Imported 5 file(s) into {DEMO_SLUG}: 0 sessions created, 0 updated, 29 unchanged, "
-        "1 flagged for review; speakers 0 created, 0 updated."
+        "0 cancelled, 1 flagged for review; speakers 0 created, 0 updated."
     )
+    assert output.splitlines()[1] == "Nothing changed: no new schedule version."
     assert Session.objects.count() == 29
 
 
@@ -87,17 +90,22 @@ def test_a_file_in_no_known_format_is_refused_with_the_formats_we_read(tmp_path:
     other.write_text("# Shopping list\n- bread\n")
     with pytest.raises(CommandError) as caught:
         _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", str(other))
-    assert str(caught.value) == (
-        "notes.md: not a programme confsched can read; it reads: sched-pages (Sched schedule "
-        "pages saved as text (listings and session pages))\nNothing was imported."
+    message = str(caught.value)
+    assert message == (
+        f"notes.md: not a programme confsched can read; it reads: {format_names()}\n"
+        "Nothing was imported."
     )
+    for name in ("ical", "xcal", "frab-xml", "c3voc-json", "sessionize-json", "csv", "sched-pages"):
+        assert f" {name} (" in message
     _assert_nothing_written()
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(CommandError) as caught:
         _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", str(tmp_path / "nope.txt"))
-    assert str(caught.value) == f"{tmp_path / 'nope.txt'}: cannot read: No such file or directory"
+    assert str(caught.value) == (
+        f"{tmp_path / 'nope.txt'}: cannot read: No such file or directory\nNothing was imported."
+    )
     _assert_nothing_written()
 
 

@@ -29,3 +29,7 @@ class UnknownFormatError(ParseError):
 
 class InvalidEventError(ConfschedError):
     """An event's settings are not usable (unknown slug, invalid time zone)."""
+
+
+class InvalidProgrammeError(ConfschedError):
+    """A parsed programme breaks a rule the database relies on (such as unique keys)."""

@@ -16,9 +16,15 @@ def fold(text: str) -> str:
     return stripped.casefold()
 
 
+_NON_WORD_UNICODE = re.compile(r"[\W_]+")
+
+
 def slugify(text: str, *, max_length: int = 80) -> str:
-    """ASCII slug for URLs and stable keys; never empty."""
+    """Slug for URLs and stable keys: ASCII where the text has Latin letters or digits, else
+    the text's own letters ("张伟" stays "张伟", never a shared "untitled"); never empty."""
     slug = _NON_WORD.sub("-", _APOSTROPHES.sub("", fold(text))).strip("-")
+    if not slug:
+        slug = _NON_WORD_UNICODE.sub("-", text.casefold()).strip("-")
     if len(slug) > max_length:
         slug = slug[:max_length].rsplit("-", 1)[0] or slug[:max_length]
     return slug or "untitled"

@@ -1,12 +1,27 @@
-"""Which reader a file needs, told from its content, and the parse of a set of files."""
+"""The registry of formats: which reader a file needs (told from its content) and the writers.
+
+Readers are tried in this order; each sniffer is cheap and precise, and the Sched-page reader,
+whose sniffer is the loosest (plain text), comes last.
+"""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import Any
 
 from confsched.core.errors import ParseError, UnknownFormatError
-from confsched.interchange import sched_pages
+from confsched.interchange import (
+    c3voc_json,
+    csv_format,
+    frab_xml,
+    ical_reader,
+    sched_pages,
+    sessionize,
+    xcal,
+)
 from confsched.interchange.programme import Programme
 
 
@@ -15,18 +30,74 @@ class Format:
     name: str
     description: str
     sniff: Callable[[str], bool]
-    # Takes every file of one import: some sources (Sched pages) spread an event over several.
-    parse: Callable[[Sequence[tuple[str, bytes]]], Programme]
+    parse: Callable[..., Programme]
+    # Session fields the format can express; a re-import leaves the others alone (None: all).
+    carries: frozenset[str] | None = None
+    # Sched spreads one event over several pages; every other format is one file.
+    reads_many_files: bool = False
+
+
+# "speaker.X" names what a format says about people beyond their names.
+_TIMES = {
+    "title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "speakers",
+    "speaker.name",
+}  # fmt: skip
+CALENDAR_FIELDS = frozenset(_TIMES | {"affiliations", "is_cancelled"})
+FRAB_FIELDS = frozenset(_TIMES | {"language"})
+C3VOC_FIELDS = frozenset(FRAB_FIELDS | {"speaker.bio", "speaker.avatar_url"})
+SESSIONIZE_FIELDS = frozenset(
+    _TIMES | {"level", "language", "is_cancelled", "needs_review", "review_note"}
+    | {"speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
+)  # fmt: skip
+CSV_FIELDS = frozenset(_TIMES | {"affiliations", "level", "language", "has_slides"})
+
+
+def _module_format(module: ModuleType, carries: frozenset[str]) -> Format:
+    return Format(
+        name=module.FORMAT_NAME,
+        description=module.DESCRIPTION,
+        sniff=module.looks_like,
+        parse=module.parse,
+        carries=carries,
+    )
 
 
 FORMATS: tuple[Format, ...] = (
+    _module_format(ical_reader, CALENDAR_FIELDS),
+    _module_format(xcal, CALENDAR_FIELDS),
+    _module_format(frab_xml, FRAB_FIELDS),
+    _module_format(c3voc_json, C3VOC_FIELDS),
+    _module_format(sessionize, SESSIONIZE_FIELDS),
+    _module_format(csv_format, CSV_FIELDS),
     Format(
         name=sched_pages.FORMAT_NAME,
         description="Sched schedule pages saved as text (listings and session pages)",
         sniff=sched_pages.looks_like_sched_page,
         parse=sched_pages.parse_sched_pages,
+        reads_many_files=True,
     ),
 )
+
+
+@dataclass(frozen=True)
+class Writer:
+    extension: str
+    format_name: str
+    content_type: str
+    render: Callable[..., bytes]
+
+
+WRITERS: dict[str, Writer] = {
+    writer.extension: writer
+    for writer in (
+        Writer("xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml.render),
+        Writer(
+            "json", c3voc_json.FORMAT_NAME, "application/json; charset=utf-8", c3voc_json.render
+        ),
+        Writer("xcal", xcal.FORMAT_NAME, "application/calendar+xml; charset=utf-8", xcal.render),
+        Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format.render),
+    )
+}
 
 
 def format_names() -> str:
@@ -51,7 +122,16 @@ def detect_format(source: str, data: bytes) -> Format:
     )
 
 
-def parse_files(files: Sequence[tuple[str, bytes]], *, format_name: str = "") -> Programme:
+def _call(parse: Callable[..., Programme], data: bytes, **options: Any) -> Programme:
+    """Pass a reader only the options it takes (zones for naive times, our own UID domain)."""
+    accepted = inspect.signature(parse).parameters
+    return parse(data, **{name: value for name, value in options.items() if name in accepted})
+
+
+def parse_files(
+    files: Sequence[tuple[str, bytes]], *, format_name: str = "", default_timezone: str = "",
+    uid_domain: str = "", location: str = "",
+) -> Programme:  # fmt: skip
     """Parse the files of one import, all of one format (detected unless named)."""
     if not files:
         raise ParseError("no files to import")
@@ -67,4 +147,16 @@ def parse_files(files: Sequence[tuple[str, bytes]], *, format_name: str = "") ->
                     "import one format at a time",
                     source=source,
                 )
-    return fmt.parse(files)
+    if fmt.reads_many_files:
+        return fmt.parse(files)
+    if len(files) > 1:
+        raise ParseError(
+            f"{fmt.name} holds a whole programme in one file: import one file at a time",
+            source=files[1][0],
+        )
+    source, data = files[0]
+    programme = _call(
+        fmt.parse, data, source=source, default_timezone=default_timezone,
+        uid_domain=uid_domain, location=location,
+    )  # fmt: skip
+    return replace(programme, carries=fmt.carries)

@@ -44,7 +44,8 @@ def render_ical(
     if now is not None:
         now = _utc(now, "now")
     zone = _zone(programme.timezone)
-    chosen = programme.sessions if sessions is None else sessions
+    # Sessions waiting for an organizer's review are not published anywhere.
+    chosen = [s for s in programme.sessions if not s.needs_review] if sessions is None else sessions
     # One VEVENT per key: two with one UID read as conflicting copies of a single event.
     by_key = {session.key: session for session in chosen if session.starts_at is not None}
     scheduled = sorted(by_key.values(), key=lambda session: (session.starts_at, session.key))
@@ -120,7 +121,8 @@ def _event(
         url=url_for(session.key) if url_for else None,
         sequence=session.sequence,
         last_modified=last_modified,
-        status="CONFIRMED",
+        # Cancelled sessions stay in feeds so that subscribed calendars mark them, not lose them.
+        status="CANCELLED" if session.is_cancelled else "CONFIRMED",
     )
 
 

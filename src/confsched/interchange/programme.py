@@ -73,6 +73,9 @@ class Programme:
     rooms: list[str] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
     speakers: list[Speaker] = field(default_factory=list)
+    # Session fields the source format can say anything about ("speakers" and "affiliations"
+    # included); None for all. A re-import leaves the fields it does not carry as they are.
+    carries: frozenset[str] | None = None
     warnings: list[str] = field(default_factory=list)  # problems worth a person's look
     notes: list[str] = field(default_factory=list)  # what the reader inferred, for the log
 

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
+from confsched.programme.services import record_edit, session_facts
 
 
 class TouchesEvent(admin.ModelAdmin):
@@ -76,9 +77,15 @@ class SessionAdmin(TouchesEvent):
         return obj.star_total
 
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        # What the session was before this edit, to record the edit as a change.
+        obj._facts_before = session_facts(obj) if change else None
         if change and form.changed_data:
-            obj.sequence += 1  # calendars see the edit as a new revision of the event
+            obj.sequence += 1
         super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change) -> None:  # noqa: ANN001
+        super().save_related(request, form, formsets, change)
+        record_edit(form.instance, form.instance._facts_before, editor=request.user.get_username())
 
 
 @admin.register(Speaker)

@@ -18,6 +18,11 @@ from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
 
 
+def uid_domain_for(slug: str) -> str:
+    """The right-hand side of the event's iCalendar UIDs: stable whatever host serves them."""
+    return f"{slug}.confsched"
+
+
 def validate_zone(value: str) -> None:
     try:
         get_zone(value)
@@ -48,6 +53,10 @@ class Event(models.Model):
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         return get_zone(self.timezone)
+
+    @property
+    def uid_domain(self) -> str:
+        return uid_domain_for(self.slug)
 
 
 class Facet(models.Model):
@@ -195,3 +204,50 @@ class SessionSpeaker(models.Model):
     @property
     def company(self) -> str:
         return self.affiliation or self.speaker.company
+
+
+class ScheduleVersion(models.Model):
+    """One published state of the programme: what an import or an edit changed."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
+    summary = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="version_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.slug} v{self.number}"
+
+
+class ChangeKind(models.TextChoices):
+    ADDED = "added", "Added"
+    CANCELLED = "cancelled", "Cancelled"
+    RESTORED = "restored", "Back in the programme"
+    RETIMED = "retimed", "New time"
+    MOVED = "moved", "New room"
+    RETITLED = "retitled", "New title"
+    REDESCRIBED = "redescribed", "New description"
+    SPEAKERS = "speakers", "Speakers changed"
+    DETAILS = "details", "Details changed"
+
+
+class Change(models.Model):
+    """One thing that happened to one session in one version, said in words."""
+
+    version = models.ForeignKey(ScheduleVersion, on_delete=models.CASCADE, related_name="changes")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    description = models.TextField()
+
+    class Meta:
+        ordering = ["version", "pk"]
+        indexes = [models.Index(fields=["session", "version"])]
+
+    def __str__(self) -> str:
+        return self.description

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from django.db.models import F, Prefetch, QuerySet
 
-from confsched.programme.models import Event, Session, SessionSpeaker, Speaker
+from confsched.programme.models import (
+    Change,
+    Event,
+    ScheduleVersion,
+    Session,
+    SessionSpeaker,
+    Speaker,
+)
 
 
 def _with_details(sessions: QuerySet[Session]) -> QuerySet[Session]:
@@ -83,3 +90,19 @@ def speaker_for_key(event: Event, key: str) -> Speaker | None:
 def sessions_of_speaker(speaker: Speaker) -> list[Session]:
     rows = _with_details(Session.objects.filter(speakers=speaker).published()).order_by("starts_at")
     return _attach(list(rows), speaker.event)
+
+
+def versions_with_changes(event: Event, *, limit: int = 50) -> list[ScheduleVersion]:
+    """The newest versions first, each with its changes and their sessions."""
+    return list(
+        ScheduleVersion.objects.filter(event=event)
+        .prefetch_related(
+            Prefetch(
+                "changes",
+                queryset=Change.objects.select_related("session__event").order_by(
+                    "session__starts_at", "session__title", "pk"
+                ),
+            )
+        )
+        .order_by("-number")[:limit]
+    )

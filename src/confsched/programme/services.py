@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import inspect
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import count
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 
-from confsched.core.errors import InvalidEventError
+from confsched.core.errors import InvalidEventError, InvalidProgrammeError
 from confsched.core.text import slugify
 from confsched.core.timezones import format_offset, get_zone
 from confsched.interchange import programme as pm
+from confsched.programme.changes import describe_changes
 from confsched.programme.models import (
+    Change,
+    ChangeKind,
     Event,
     Facet,
     Level,
     Room,
+    ScheduleVersion,
     Session,
     SessionSpeaker,
     Speaker,
@@ -40,6 +49,7 @@ class LoadReport:
     """What one load did, for the person who ran it."""
 
     created: list[str] = field(default_factory=list)
+    cancelled: list[str] = field(default_factory=list)
     updated: list[tuple[str, list[str]]] = field(default_factory=list)
     unchanged: int = 0
     flagged: list[tuple[str, str]] = field(default_factory=list)
@@ -47,10 +57,14 @@ class LoadReport:
     speakers_updated: int = 0
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    version: ScheduleVersion | None = None
 
     @property
     def has_changes(self) -> bool:
-        return bool(self.created or self.updated or self.speakers_created or self.speakers_updated)
+        return bool(
+            self.created or self.updated or self.cancelled or self.speakers_created
+            or self.speakers_updated
+        )  # fmt: skip
 
 
 def create_event(
@@ -105,7 +119,8 @@ def _offset_warnings(event: Event, programme: pm.Programme) -> list[str]:
             continue
         written = session.starts_at.utcoffset()
         expected = session.starts_at.astimezone(zone).utcoffset()
-        if written != expected:
+        # UTC is a zone-neutral way to write any time (xCal, iCalendar "Z"): nothing to doubt.
+        if written != expected and written:
             seen.add((format_offset(written), format_offset(expected)))
     return [
         f"the source writes times at {written} but {event.timezone} is at {expected} then; "
@@ -114,9 +129,128 @@ def _offset_warnings(event: Event, programme: pm.Programme) -> list[str]:
     ]
 
 
+def _facts(row: Session, speaker_names: list[str]) -> dict[str, Any]:
+    return {
+        "title": row.title,
+        "kind": row.kind,
+        "abstract": row.abstract,
+        "starts_at": row.starts_at,
+        "ends_at": row.ends_at,
+        "room": row.room.name if row.room else "",
+        "track": row.track.name if row.track else "",
+        "level": row.level.name if row.level else "",
+        "has_slides": row.has_slides,
+        "language": row.language,
+        "is_cancelled": row.is_cancelled,
+        "speakers": speaker_names,
+    }
+
+
+KEY_MAX_LENGTH = 200
+
+
+def safe_key(key: str) -> str:
+    """A key that fits a URL segment and the key column; others get a stable, readable stand-in.
+
+    Sources use UIDs such as "12@pretalx.example/abc" or 300-character ids; the same key
+    always gives the same stand-in, so identity across imports is kept.
+    """
+    if key and len(key) <= KEY_MAX_LENGTH and "/" not in key and key.strip() == key:
+        return key
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return f"{slugify(key, max_length=100)}-{digest}"
+
+
+def _with_safe_keys(programme: pm.Programme) -> pm.Programme:
+    speaker_keys = {speaker.key: safe_key(speaker.key) for speaker in programme.speakers}
+    if all(k == v for k, v in speaker_keys.items()) and all(
+        safe_key(s.key) == s.key for s in programme.sessions
+    ):
+        return programme
+    return replace(
+        programme,
+        speakers=[replace(sp, key=speaker_keys[sp.key]) for sp in programme.speakers],
+        sessions=[
+            replace(
+                session,
+                key=safe_key(session.key),
+                speakers=tuple(
+                    replace(
+                        link,
+                        speaker_key=speaker_keys.get(link.speaker_key, safe_key(link.speaker_key)),
+                    )
+                    for link in session.speakers
+                ),
+            )
+            for session in programme.sessions
+        ],
+    )
+
+
+def export_guid(slug: str, key: str) -> uuid.UUID:
+    """The UUID confsched's frab and c3voc writers give a session whose key is not a UUID."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:{key}")
+
+
+def _own_keys(event: Event, programme: pm.Programme) -> pm.Programme:
+    """Our own schedule.xml/json read back: their uuid5 guids and integer person ids mean the
+    event's own session and speaker keys, not new ones."""
+    from confsched.interchange.frab_xml import export_number
+
+    sessions = {
+        str(export_guid(event.slug, key)): key
+        for key in Session.objects.filter(event=event).values_list("key", flat=True)
+    }
+    people = {
+        str(export_number(key)): key
+        for key in Speaker.objects.filter(event=event).values_list("key", flat=True)
+    }
+    people.update({str(export_guid(event.slug, key)): key for key in people.values()})
+    if not any(s.key in sessions for s in programme.sessions) and not any(
+        p.key in people for p in programme.speakers
+    ):
+        return programme
+    return replace(
+        programme,
+        speakers=[replace(p, key=people.get(p.key, p.key)) for p in programme.speakers],
+        sessions=[
+            replace(
+                s,
+                key=sessions.get(s.key, s.key),
+                speakers=tuple(
+                    replace(link, speaker_key=people.get(link.speaker_key, link.speaker_key))
+                    for link in s.speakers
+                ),
+            )
+            for s in programme.sessions
+        ],
+    )
+
+
 @transaction.atomic
-def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
-    """Bring the event in line with `programme`: create, update, never duplicate (keys decide)."""
+def load_programme(
+    event: Event,
+    programme: pm.Programme,
+    *,
+    source: str = "",
+    is_complete: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> LoadReport:
+    """Bring the event in line with `programme`, in one transaction, recording what changed.
+
+    Keys decide identity: a known key updates its session, a new key adds one. When the
+    programme is complete, a stored session it no longer holds is marked cancelled, never
+    deleted, so that attendees' stars keep pointing at it. Any change makes a new
+    ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
+    none.
+    """
+    programme = _own_keys(event, _with_safe_keys(programme))
+    keys = Counter(session.key for session in programme.sessions)
+    if doubled := sorted(key for key, times in keys.items() if times > 1):
+        raise InvalidProgrammeError(
+            f"{len(doubled)} session key(s) appear more than once, e.g. {doubled[0]!r}; "
+            "each session needs its own identity"
+        )
     report = LoadReport(
         warnings=[*programme.warnings, *_offset_warnings(event, programme)],
         notes=list(programme.notes),
@@ -133,25 +267,19 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
     rooms = _facets(Room, event, [s.room for s in programme.sessions], order=programme.rooms)
     tracks = _facets(Track, event, [s.track for s in programme.sessions])
     levels = _facets(Level, event, [s.level for s in programme.sessions])
+    speakers = _load_speakers(event, programme, report)
+    names = {row.pk: row.name for row in speakers.values()}
 
-    speakers = {row.key: row for row in Speaker.objects.filter(event=event)}
-    for incoming in programme.speakers:
-        values = {name: getattr(incoming, name) for name in SPEAKER_FIELDS}
-        row = speakers.get(incoming.key)
-        if row is None:
-            speakers[incoming.key] = Speaker.objects.create(event=event, key=incoming.key, **values)
-            report.speakers_created += 1
-        elif changed := [name for name, value in values.items() if getattr(row, name) != value]:
-            for name in changed:
-                setattr(row, name, values[name])
-            row.save(update_fields=changed)
-            report.speakers_updated += 1
-
+    zone = event.zone
     sessions = {
         row.key: row
-        for row in Session.objects.filter(event=event).prefetch_related("speaker_links")
+        for row in Session.objects.filter(event=event)
+        .select_related("room", "track", "level")
+        .prefetch_related("speaker_links")
     }
-    for incoming in programme.sessions:
+    changes: list[Change] = []
+    total = len(programme.sessions)
+    for index, incoming in enumerate(programme.sessions, start=1):
         values = {
             "title": incoming.title,
             "kind": incoming.kind,
@@ -173,27 +301,131 @@ def load_programme(event: Event, programme: pm.Programme) -> LoadReport:
             row = Session.objects.create(event=event, key=incoming.key, **values)
             _set_links(row, links)
             report.created.append(row.full_title)
+            changes.append(Change(session=row, kind=ChangeKind.ADDED, description="added"))
         else:
-            changed = [name for name in SESSION_FIELDS if getattr(row, name) != values[name]]
             current = [(link.speaker_id, link.affiliation) for link in row.speaker_links.all()]
-            if current != links:
-                _set_links(row, links)
+            before = _facts(row, [names[pk] for pk, _ in current])
+            carried = programme.carries
+            if carried is not None and "affiliations" not in carried:
+                # A format without affiliations keeps the ones the event has.
+                kept = dict(current)
+                links = [(pk, kept.get(pk, affiliation)) for pk, affiliation in links]
+            if carried is not None and "speakers" not in carried:
+                links = current
+            changed = [
+                name
+                for name in SESSION_FIELDS
+                if (carried is None or name in carried) and getattr(row, name) != values[name]
+            ]
             if changed or current != links:
                 for name in changed:
                     setattr(row, name, values[name])
+                if current != links:
+                    _set_links(row, links)
+                    changed.append("speakers")
                 row.sequence += 1
-                row.save(update_fields=[*changed, "sequence", "updated_at"])
-            if current != links:
-                changed.append("speakers")
-            if changed:
+                row.save(
+                    update_fields=[f for f in changed if f != "speakers"]
+                    + ["sequence", "updated_at"]
+                )
+                after = _facts(row, [names[pk] for pk, _ in links])
+                changes += [
+                    Change(session=row, kind=kind, description=words)
+                    for kind, words in describe_changes(before, after, zone=zone)
+                ]
                 report.updated.append((row.full_title, changed))
             else:
                 report.unchanged += 1
         if incoming.needs_review:
             report.flagged.append((row.full_title, incoming.review_note))
+        if progress:
+            progress(index, total)
+    if is_complete:
+        present = {incoming.key for incoming in programme.sessions}
+        for row in sessions.values():
+            if row.key not in present and not row.is_cancelled:
+                row.is_cancelled = True
+                row.sequence += 1
+                row.save(update_fields=["is_cancelled", "sequence", "updated_at"])
+                report.cancelled.append(row.full_title)
+                changes.append(
+                    Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
+                )
+    if changes:
+        report.version = _record_version(event, changes, source=source or "import")
     if report.has_changes:
         event.save(update_fields=["updated_at"])
     return report
+
+
+def session_facts(session: Session) -> dict[str, Any]:
+    """The facts describe_changes compares, read from the database as they are now."""
+    fresh = Session.objects.select_related("room", "track", "level").get(pk=session.pk)
+    names = [
+        link.speaker.name
+        for link in SessionSpeaker.objects.filter(session=session).select_related("speaker")
+    ]
+    return _facts(fresh, names)
+
+
+@transaction.atomic
+def record_edit(
+    session: Session, before: dict[str, Any] | None, *, editor: str
+) -> ScheduleVersion | None:
+    """After an organizer's edit (or addition, when `before` is None): a version with what
+    changed, and calendars told through SEQUENCE."""
+    if before is None:
+        found = [(ChangeKind.ADDED.value, "added")]
+    else:
+        found = describe_changes(before, session_facts(session), zone=session.event.zone)
+    if not found:
+        return None
+    changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
+    version = _record_version(session.event, changes, source=f"edit by {editor}")
+    session.event.save(update_fields=["updated_at"])
+    return version
+
+
+def _load_speakers(event: Event, programme: pm.Programme, report: LoadReport) -> dict[str, Speaker]:
+    speakers = {row.key: row for row in Speaker.objects.filter(event=event)}
+    for incoming in programme.speakers:
+        values = {name: getattr(incoming, name) for name in SPEAKER_FIELDS}
+        if programme.carries is not None:
+            # A format that tells less about people (no bio, no company) changes only what
+            # it does tell.
+            values = {
+                name: value
+                for name, value in values.items()
+                if f"speaker.{name}" in programme.carries
+            }
+        row = speakers.get(incoming.key)
+        if row is None:
+            speakers[incoming.key] = Speaker.objects.create(
+                event=event, key=incoming.key, **{"name": incoming.name, **values}
+            )
+            report.speakers_created += 1
+        elif changed := [name for name, value in values.items() if getattr(row, name) != value]:
+            for name in changed:
+                setattr(row, name, values[name])
+            row.save(update_fields=changed)
+            report.speakers_updated += 1
+    return speakers
+
+
+def _record_version(event: Event, changes: list[Change], *, source: str) -> ScheduleVersion:
+    """A new version holding `changes`, numbered after the event's last one."""
+    last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
+    counts = Counter(change.kind for change in changes)
+    summary = ", ".join(
+        f"{counts[kind]} {ChangeKind(kind).label.lower()}" for kind in ChangeKind if counts[kind]
+    )
+    version = ScheduleVersion.objects.create(
+        event=event, number=(last["number__max"] or 0) + 1, source=source[:300], summary=summary
+    )
+    for change in changes:
+        change.version = version
+    Change.objects.bulk_create(changes)
+    return version
 
 
 def _set_links(session: Session, links: list[tuple[int, str]]) -> None:
@@ -256,3 +488,16 @@ def snapshot(event: Event) -> pm.Programme:
         end_date=event.end_date, location=event.location, sessions=sessions, speakers=speakers,
         rooms=list(Room.objects.filter(event=event).values_list("name", flat=True)),
     )  # fmt: skip
+
+
+def render_export(event: Event, extension: str, *, base_url: str = "") -> bytes:
+    """The event in the writer registered for `extension` (xml, json, xcal, csv)."""
+    # Imported here, not at the top: the registry pulls in every format module, which admin
+    # autodiscovery should not pay for on start-up.
+    from confsched.interchange.formats import WRITERS
+
+    writer = WRITERS[extension]
+    options = {"slug": event.slug, "base_url": base_url}
+    if "uid_domain" in inspect.signature(writer.render).parameters:
+        options["uid_domain"] = event.uid_domain
+    return writer.render(snapshot(event), **options)

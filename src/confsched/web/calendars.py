@@ -17,11 +17,6 @@ from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 
 
-def uid_domain(event: Event) -> str:
-    """The right-hand side of every UID: stable whatever host name serves the feed."""
-    return f"{event.slug}.confsched"
-
-
 def event_etag(event: Event, *parts: object) -> str:
     raw = ":".join(str(part) for part in (event.pk, event.updated_at.isoformat(), *parts))
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
@@ -48,7 +43,7 @@ def calendar_response(
         body = render_ical(
             programme,
             sessions=chosen,
-            uid_domain=uid_domain(event),
+            uid_domain=event.uid_domain,
             calendar_name=name,
             url_for=lambda key: request.build_absolute_uri(
                 reverse("web:session", kwargs={"event": event.slug, "key": key})

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from confsched.web import views, views_accounts, views_agenda
+from confsched.web import views, views_accounts, views_agenda, views_changes, views_exports
 
 app_name = "web"
 
@@ -19,6 +19,9 @@ urlpatterns = [
     ),
     path("<slug:event>/speakers/", views.speakers, name="speakers"),
     path("<slug:event>/speakers/<str:key>/", views.speaker_detail, name="speaker"),
+    path("<slug:event>/changes/", views_changes.changes, name="changes"),
+    path("<slug:event>/changes.atom", views_changes.changes_feed, name="changes_feed"),
+    path("<slug:event>/schedule.<str:extension>", views_exports.export, name="export"),
     path("<slug:event>/agenda/", views_agenda.agenda, name="agenda"),
     path(
         "<slug:event>/agenda/feed/reset", views_agenda.agenda_feed_reset, name="agenda_feed_reset"

@@ -57,13 +57,17 @@ def _agenda_context(
 ) -> dict[str, Any]:
     """Days of starred sessions with their clashes, changes, the gaps, and now/next."""
     sessions = agenda_queries.agenda_sessions(event, ids)
-    clashes = overlapping(sessions)
+    # A cancelled pick clashes with nothing and fills no time.
+    running = [session for session in sessions if not session.is_cancelled]
+    clashes = overlapping(running)
     for session in sessions:
-        session.clashes = clashes[session]
+        session.clashes = clashes.get(session, [])
         item = (items or {}).get(session.pk)
-        session.changes = changes_since(item.seen, session_fingerprint(session)) if item else []
-    current, upcoming = now_and_next(sessions, now=timezone.now())
-    free = gaps(sessions, zone=zone)
+        session.changed_since_starred = (
+            changes_since(item.seen, session_fingerprint(session)) if item else []
+        )
+    current, upcoming = now_and_next(running, now=timezone.now())
+    free = gaps(running, zone=zone)
     days = days_and_slots(sessions, zone)
     for day in days:
         day.gaps = [g for g in free if g.starts_at.astimezone(zone).date() == day.day]

@@ -1,59 +1,82 @@
-"""confsched import --event SLUG FILE...: read a programme and load it into an event."""
+"""confsched import --event SLUG FILE_OR_URL...: read a programme and load it into an event."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from tqdm import tqdm
 
 from confsched.core.errors import ConfschedError
+from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
-from confsched.programme.models import Event
+from confsched.programme.models import Event, uid_domain_for
 from confsched.programme.services import LoadReport, create_event, load_programme
 
 
 class Command(BaseCommand):
-    help = "Import a programme (format detected from content) into an event, creating it if needed."
+    help = (
+        "Import a programme into an event, creating the event if needed. The format is told "
+        "from the content: " + ", ".join(fmt.name for fmt in FORMATS) + "."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("files", nargs="+", metavar="FILE", help="files of one programme")
+        parser.add_argument(
+            "sources",
+            nargs="+",
+            metavar="FILE_OR_URL",
+            help="files or http(s) URLs of one programme",
+        )
         parser.add_argument("--event", required=True, metavar="SLUG", help="event to load into")
         parser.add_argument("--name", default="", help="event name, when creating it")
         parser.add_argument(
-            "--timezone", default="", metavar="ZONE", help="IANA zone, when creating the event"
-        )
+            "--timezone", default="", metavar="ZONE",
+            help="IANA zone: the event's, when creating it; and the zone of naive times in files",
+        )  # fmt: skip
         parser.add_argument(
             "--format", default="", choices=["", *(fmt.name for fmt in FORMATS)],
             help="skip detection and read the files as this format",
         )  # fmt: skip
+        parser.add_argument(
+            "--partial", action="store_true",
+            help="the files hold part of the programme: do not cancel sessions they lack",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
-        files = []
-        for name in options["files"]:
-            path = Path(name)
-            try:
-                files.append((path.name, path.read_bytes()))
-            except OSError as exc:
-                raise CommandError(f"{name}: cannot read: {exc.strerror}") from exc
         try:
-            programme = parse_files(files, format_name=options["format"])
+            files = [read_source(location) for location in options["sources"]]
+            existing = Event.objects.filter(slug=options["event"]).first()
+            zone = options["timezone"] or (existing.timezone if existing else "")
+            programme = parse_files(
+                files, format_name=options["format"], default_timezone=zone,
+                uid_domain=uid_domain_for(options["event"]),
+                location=existing.location if existing else "",
+            )  # fmt: skip
             with transaction.atomic():
-                event = Event.objects.filter(slug=options["event"]).first()
+                event = existing
                 if event is None:
-                    if not options["timezone"]:
+                    zone = options["timezone"] or programme.timezone
+                    if not zone:
                         raise CommandError(
                             f"event {options['event']!r} does not exist; give --timezone "
                             "(an IANA name such as Europe/Paris) to create it"
                         )
                     event = create_event(
-                        slug=options["event"],
-                        name=options["name"] or programme.name,
-                        timezone=options["timezone"],
-                    )
+                        slug=options["event"], name=options["name"] or programme.name,
+                        timezone=zone,
+                    )  # fmt: skip
                     self.stdout.write(f"Created event {event.slug} ({event.timezone})")
-                report = load_programme(event, programme)
+                with tqdm(
+                    total=len(programme.sessions), unit="session", desc="Loading",
+                    file=sys.stderr, disable=None, leave=False,
+                ) as bar:  # fmt: skip
+                    report = load_programme(
+                        event, programme, source="import: " + ", ".join(n for n, _ in files),
+                        is_complete=not options["partial"],
+                        progress=lambda done, total: bar.update(done - bar.n),
+                    )  # fmt: skip
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
@@ -63,16 +86,23 @@ class Command(BaseCommand):
         out.write(
             f"Imported {file_count} file(s) into {event.slug}: "
             f"{len(report.created)} sessions created, {len(report.updated)} updated, "
-            f"{report.unchanged} unchanged, {len(report.flagged)} flagged for review; "
+            f"{report.unchanged} unchanged, {len(report.cancelled)} cancelled, "
+            f"{len(report.flagged)} flagged for review; "
             f"speakers {report.speakers_created} created, {report.speakers_updated} updated."
         )
+        if report.version:
+            out.write(f"Schedule version {report.version.number}: {report.version.summary}.")
+        else:
+            out.write("Nothing changed: no new schedule version.")
         for title in report.created:
             out.write(f"  created: {title}")
         for title, fields in report.updated:
             out.write(f"  updated: {title} ({', '.join(fields)})")
+        for title in report.cancelled:
+            out.write(self.style.WARNING(f"  cancelled: {title} (no longer in the source)"))
         for title, note in report.flagged:
             out.write(self.style.WARNING(f"  flagged: {title}: {note}"))
         for note in report.notes:
-            out.write(f"  matched: {note}")
+            out.write(f"  note: {note}")
         for warning in report.warnings:
             out.write(self.style.WARNING(f"  warning: {warning}"))

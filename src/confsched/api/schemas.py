@@ -1,0 +1,76 @@
+"""What the JSON API returns: plain shapes, times as ISO 8601 with the event's offset."""
+
+from datetime import date, datetime
+
+from ninja import Schema
+
+
+class EventOut(Schema):
+    slug: str
+    name: str
+    timezone: str
+    start_date: date | None
+    end_date: date | None
+    location: str
+    url: str
+
+
+class FacetOut(Schema):
+    slug: str
+    name: str
+
+
+class SessionSpeakerOut(Schema):
+    key: str
+    name: str
+    company: str
+
+
+class SessionOut(Schema):
+    key: str
+    title: str
+    kind: str
+    abstract: str
+    starts_at: datetime | None
+    ends_at: datetime | None
+    room: FacetOut | None
+    track: FacetOut | None
+    level: FacetOut | None
+    has_slides: bool
+    language: str
+    is_cancelled: bool
+    speakers: list[SessionSpeakerOut]
+    url: str
+    sequence: int
+    updated_at: datetime
+
+
+class SpeakerOut(Schema):
+    key: str
+    name: str
+    company: str
+    position: str
+    bio: str
+    avatar_url: str
+    url: str
+
+
+class ChangeOut(Schema):
+    version: int
+    session_key: str
+    session_title: str
+    kind: str
+    description: str
+    created_at: datetime
+
+
+class VersionOut(Schema):
+    number: int
+    created_at: datetime
+    source: str
+    summary: str
+    changes: list[ChangeOut]
+
+
+class ErrorOut(Schema):
+    detail: str

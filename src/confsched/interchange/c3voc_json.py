@@ -1,0 +1,860 @@
+"""The `schedule.json` that frab and pretalx export (the c3voc "v1" format), read and written.
+
+Spec: the JSON Schema (draft-06) of voc/schedule, validator/json/schema.json. The shape is
+{"schedule": {"version", "base_url", "conference": {"title", "acronym", "start", "end",
+"time_zone_name", "rooms", "days": [{"date", "day_start", "day_end", "rooms": {"Room":
+[event, …]}}]}}}.
+
+Reading is lenient, as real exports break the schema in many ways; what it handles:
+
+* A UTF-8 byte-order mark; `logo: null`; missing guids (the key falls back to the event's id,
+  then its slug, then "c3voc-" and 12 hex digits of the SHA-256 of its date, room and title);
+  events without room (the room they are listed under) or without persons; persons with
+  `public_name` (frab) or `name` (pretalx), keyed by guid, else code, else id, else the slug
+  of their name.
+* Times: an event's `date` carries an explicit offset and is trusted over `start` and over
+  `time_zone_name`; pretalx's DemoCon declares "UTC" and writes +01:00, and the offsets win
+  (with a warning). Without `date`, the day's date and `start` are read in the declared zone
+  (a start before `day_start` is after midnight: the next day). Naive times use the declared
+  zone, else `default_timezone`, else the file is refused. `end` wins over `duration`, which
+  may be H:MM, HH:MM or HH:MM:SS; without both the session has no end.
+* Text: the abstract is `abstract`, a blank line, then `description` (once when they are
+  equal). Markdown stays as written; HTML becomes plain text (see `_html_to_text`).
+* `Programme.rooms` follows `conference.rooms` when present, else the order rooms first
+  appear under the days; rooms only events name come after, by name. `conference.start` and
+  `end` give the dates (else the sessions' days). Two events with one key refuse the file.
+  The subtitle, links, attachments, logo and recording flags have no place in a Programme.
+
+Writing follows the schema exactly, so that the output validates; its rules:
+
+* Only sessions that have a start, are not cancelled and are not flagged for review are
+  written: days hold only timed events, the format cannot mark a cancellation, and a session
+  under review is not fit to publish. Speakers appear only as persons of written events.
+* Days are the local calendar days of the programme's zone (UTC when it has none), midnight
+  to midnight, from the programme's first date to its last; every known room is listed on
+  every day, and a session without a room is listed under "".
+* An event's guid is its key when the key is a UUID, else
+  uuid5(NAMESPACE_URL, "confsched:{slug}:{key}"); its integer id is the first 31 bits of the
+  SHA-256 of the key (at least 1); its url is `{base_url}sessions/{key}/` (the public session
+  page) or, without base_url, "urn:uuid:{guid}". A room's guid is made as for an event whose
+  key is "room:{name}".
+* A person carries the speaker's key where a reader looks first: as `guid` when a UUID, as
+  `id` when a whole number, as `code` when pretalx-like (A-Z, 0-9), nothing when it is the slug
+  of the name (readers fall back to that), else a uuid5 guid as for events. `id` and
+  `public_name` are never both written: the schema's oneOf would then match two kinds.
+* `acronym` is the slug when the schema's pattern accepts it, else the slug with other
+  characters as "_", padded to 4; `time_zone_name` is written when its pattern accepts it.
+* The output depends on the arguments only: keys in a fixed order, events sorted by start
+  and key, and `version` is a hash of the rest of the document, not a clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from html.parser import HTMLParser
+from urllib.parse import quote, urljoin
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from confsched.core.errors import ParseError
+from confsched.core.text import slugify
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+FORMAT_NAME = "c3voc-json"
+DESCRIPTION = "frab/pretalx schedule.json (c3voc v1 JSON)"
+SCHEMA_URL = "https://c3voc.de/schedule/schema.json"
+
+# The schema's own patterns, applied as JSON Schema does (re.search, not anchored).
+_ACRONYM = re.compile(r"^[a-z0-9_-][a-z0-9_]{3,}(-2[0-9]{3}-[a-z]+)?$")
+_TIME_ZONE_NAME = re.compile(r"^([A-Z][a-z]+/[A-Z][a-z]+)|UTC$")
+_CODE = re.compile(r"^[A-Z0-9]+$")
+_WHOLE_NUMBER = re.compile(r"^[1-9][0-9]{0,17}$")
+
+_CLOCK = re.compile(r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?$")
+_DURATION = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
+_SCHEDULE_KEY = re.compile(r'(?<!\\)"schedule"\s*:\s*\{')
+_CONFERENCE_KEY = re.compile(r'(?<!\\)"conference"\s*:\s*\{')
+
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote dd div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 "
+    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul".split()
+)
+_INLINE_TAGS = frozenset(
+    "a abbr b br cite code del em i img ins kbd mark q s small span strong sub sup u".split()
+)
+_HTML_TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
+
+
+def looks_like(head: str) -> bool:
+    """True for the start of a schedule.json: an object with "schedule" holding "conference"."""
+    text = head.lstrip("\ufeff \t\r\n")
+    if not text.startswith("{"):
+        return False
+    schedule = _SCHEDULE_KEY.search(text)
+    return schedule is not None and _CONFERENCE_KEY.search(text, schedule.end()) is not None
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Reader:
+    source: str
+    declared_zone: ZoneInfo | None
+    default_zone: ZoneInfo | None
+    base_url: str
+    sessions: dict[str, tuple[Session, str]] = field(default_factory=dict)  # key -> (s, path)
+    speakers: dict[str, Speaker] = field(default_factory=dict)
+    room_order: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    zone_disagreements: dict[str, int] = field(default_factory=dict)
+    fallback_keys: dict[str, int] = field(default_factory=dict)
+
+    def refuse(self, message: str) -> ParseError:
+        return ParseError(message, source=self.source)
+
+
+def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
+    """Read a frab/pretalx schedule.json into a Programme, or refuse the whole file."""
+    default_zone = None
+    if default_timezone:
+        default_zone = _zone_or_none(default_timezone)
+        if default_zone is None:
+            raise ParseError(
+                f"the time zone given, {default_timezone!r}, is not an IANA name "
+                "such as Europe/Berlin",
+                source=source,
+            )
+    document = _load_json(data, source=source)
+    schedule = _schedule_object(document, source=source)
+    conference = schedule.get("conference")
+    if not isinstance(conference, dict):
+        raise ParseError(
+            f"schedule.conference is {_describe(conference)}; expected an object with the "
+            "conference's title, time zone and days",
+            source=source,
+        )
+    programme = Programme(name=_plain(conference.get("title")) or _plain(conference.get("acronym")))
+    zone_name = conference.get("time_zone_name")
+    declared_zone = None
+    if isinstance(zone_name, str) and zone_name.strip():
+        declared_zone = _zone_or_none(zone_name.strip())
+        if declared_zone is None:
+            programme.warnings.append(
+                f"conference.time_zone_name {zone_name!r} is not an IANA time zone; ignored"
+            )
+        else:
+            programme.timezone = zone_name.strip()
+    base_url = schedule.get("base_url")
+    reader = _Reader(
+        source=source,
+        declared_zone=declared_zone,
+        default_zone=default_zone,
+        base_url=base_url if isinstance(base_url, str) else "",
+        warnings=programme.warnings,
+        notes=programme.notes,
+    )
+    declared_rooms = _declared_rooms(conference.get("rooms"))
+    days = conference.get("days")
+    if not isinstance(days, list):
+        raise reader.refuse(
+            f"schedule.conference.days is {_describe(days)}; expected an array of days"
+        )
+    for index, day in enumerate(days):
+        _read_day(reader, day, f"schedule.conference.days[{index}]")
+
+    programme.sessions = [session for session, _ in reader.sessions.values()]
+    programme.speakers = list(reader.speakers.values())
+    named = set(declared_rooms or reader.room_order)
+    programme.rooms = (declared_rooms or reader.room_order) + sorted(
+        {s.room for s in programme.sessions if s.room and s.room not in named}
+    )
+    _read_dates(reader, programme, conference)
+    if reader.zone_disagreements:
+        offsets = ", ".join(sorted(reader.zone_disagreements))
+        count = sum(reader.zone_disagreements.values())
+        programme.warnings.append(
+            f"conference.time_zone_name is {programme.timezone!r} but {count} event dates carry "
+            f"other offsets ({offsets}); the times follow the dates' own offsets"
+        )
+    for what, count in sorted(reader.fallback_keys.items()):
+        programme.notes.append(f"{count} events have no guid; keyed by their {what}")
+    return programme
+
+
+def _load_json(data: bytes, *, source: str) -> object:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(
+            f"not UTF-8 text (byte {exc.start} cannot be decoded); JSON must be UTF-8",
+            source=source,
+            line=data[: exc.start].count(b"\n") + 1,
+        ) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(
+            f"not valid JSON (column {exc.colno}): {exc.msg}", source=source, line=exc.lineno
+        ) from exc
+    except RecursionError as exc:
+        raise ParseError("not a schedule.json: nested too deeply", source=source) from exc
+
+
+def _schedule_object(document: object, *, source: str) -> dict:
+    if not isinstance(document, dict):
+        raise ParseError(
+            f"not a schedule.json: the top level is {_describe(document)}, not an object "
+            'with a "schedule" object',
+            source=source,
+        )
+    schedule = document.get("schedule")
+    if "schedule" not in document:
+        keys = list(document)
+        listed = ", ".join(json.dumps(key, ensure_ascii=False) for key in keys[:8])
+        more = f" and {len(keys) - 8} more" if len(keys) > 8 else ""
+        holds = f"holds the keys {listed}{more}" if keys else "is an empty object"
+        raise ParseError(
+            f'not a schedule.json: the top level has no "schedule" object; it {holds}',
+            source=source,
+        )
+    if not isinstance(schedule, dict):
+        raise ParseError(
+            f'not a schedule.json: "schedule" is {_describe(schedule)}, not an object '
+            'with a "conference" object',
+            source=source,
+        )
+    return schedule
+
+
+def _declared_rooms(rooms: object) -> list[str]:
+    """Room names of conference.rooms (objects with a name, or plain names), in order."""
+    if not isinstance(rooms, list):
+        return []
+    names: list[str] = []
+    for room in rooms:
+        name = room.get("name") if isinstance(room, dict) else room
+        if isinstance(name, str) and name.strip() and name.strip() not in names:
+            names.append(name.strip())
+    return names
+
+
+def _read_day(reader: _Reader, day: object, path: str) -> None:
+    if not isinstance(day, dict):
+        raise reader.refuse(f"{path} is {_describe(day)}; expected a day object")
+    rooms = day.get("rooms")
+    if rooms is None:
+        return
+    if not isinstance(rooms, dict):
+        raise reader.refuse(
+            f"{path}.rooms is {_describe(rooms)}; expected an object of room names "
+            "to arrays of events"
+        )
+    for room_name, events in rooms.items():
+        room_path = f"{path}.rooms[{json.dumps(room_name, ensure_ascii=False)}]"
+        if room_name.strip() and room_name.strip() not in reader.room_order:
+            reader.room_order.append(room_name.strip())
+        if events is None:
+            continue
+        if not isinstance(events, list):
+            raise reader.refuse(f"{room_path} is {_describe(events)}; expected an array of events")
+        for index, event in enumerate(events):
+            event_path = f"{room_path}[{index}]"
+            _read_event(
+                reader, event, day=day, day_path=path, room=room_name.strip(), path=event_path
+            )
+
+
+def _read_event(
+    reader: _Reader, event: object, *, day: dict, day_path: str, room: str, path: str
+) -> None:
+    if not isinstance(event, dict):
+        raise reader.refuse(f"{path} is {_describe(event)}; expected an event object")
+    title = event.get("title")
+    if not isinstance(title, str) or not title.strip():
+        shown = "missing" if "title" not in event else _describe(title)
+        raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
+    starts_at = _event_start(reader, event, day=day, day_path=day_path, path=path)
+    ends_at = _event_end(reader, event, starts_at, path=path)
+    room = _text(reader, event, "room", path).strip() or room
+    key = _event_key(reader, event, starts_at=starts_at, room=room, title=title)
+    links = []
+    for person_index, person in enumerate(_array(reader, event, "persons", path)):
+        speaker = _read_person(reader, person, f"{path}.persons[{person_index}]")
+        if speaker is not None and all(link.speaker_key != speaker.key for link in links):
+            links.append(SessionSpeaker(speaker_key=speaker.key))
+    session = Session(
+        key=key,
+        title=title.strip(),
+        kind=_text(reader, event, "type", path).strip(),
+        abstract=_abstract(
+            _text(reader, event, "abstract", path), _text(reader, event, "description", path)
+        ),
+        starts_at=starts_at,
+        ends_at=ends_at,
+        room=room,
+        track=_text(reader, event, "track", path).strip(),
+        language=_text(reader, event, "language", path).strip(),
+        speakers=tuple(links),
+    )
+    if key in reader.sessions:
+        raise reader.refuse(
+            f"{path} has the key {key!r} of {reader.sessions[key][1]}; "
+            "expected each event to have its own guid"
+        )
+    reader.sessions[key] = (session, path)
+
+
+def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path: str) -> datetime:
+    clock = None
+    raw_start = event.get("start")
+    if raw_start not in (None, ""):
+        clock = _parse_clock(raw_start)
+        if clock is None:
+            raise reader.refuse(
+                f"{path}.start is {_shown(raw_start)}; expected a time of day as HH:MM"
+            )
+    raw_date = event.get("date")
+    if raw_date not in (None, ""):
+        value = _parse_datetime(raw_date)
+        if value is None:
+            raise reader.refuse(
+                f"{path}.date is {_shown(raw_date)}; expected an ISO 8601 date and time "
+                "such as 2019-08-21T11:00:00+02:00"
+            )
+        if isinstance(raw_date, str) and "T" not in raw_date.upper() and " " not in raw_date:
+            if clock is None:  # a bare date says nothing of the time of day
+                raise reader.refuse(
+                    f"{path}.date is {_shown(raw_date)}, a date without a time, and the "
+                    "event has no start; expected a date and time"
+                )
+            value = datetime.combine(value.date(), clock)
+        if value.utcoffset() is None:
+            return _localize(reader, value, f"{path}.date", raw_date)
+        _check_offset(reader, value)
+        if clock is not None and value.strftime("%H:%M") != clock.strftime("%H:%M"):
+            reader.warnings.append(
+                f"{path}: start {raw_start!r} disagrees with date {raw_date!r}; kept the date"
+            )
+        return value
+    if clock is None:
+        raise reader.refuse(
+            f"{path} has no date and no start; expected date (an ISO 8601 date and time) "
+            "or start (HH:MM)"
+        )
+    raw_day = day.get("date")
+    day_date = _parse_datetime(raw_day)
+    if day_date is None:
+        raise reader.refuse(
+            f"{day_path}.date is {_shown(raw_day)}; expected the day's date as YYYY-MM-DD, "
+            f"which {path} needs as it has a start but no date"
+        )
+    value = _localize(reader, datetime.combine(day_date.date(), clock), f"{path}.start", raw_start)
+    day_start = _parse_datetime(day.get("day_start"))
+    if day_start is not None:
+        if day_start.utcoffset() is None:
+            day_start = day_start.replace(tzinfo=value.tzinfo)
+        if value < day_start:  # frab days run past midnight: 01:00 belongs to the next date
+            next_day = value.replace(tzinfo=None) + timedelta(days=1)
+            value = _localize(reader, next_day, f"{path}.start", raw_start)
+    return value
+
+
+def _event_end(reader: _Reader, event: dict, starts_at: datetime, *, path: str) -> datetime | None:
+    raw_end = event.get("end")
+    if raw_end not in (None, ""):
+        value = _parse_datetime(raw_end)
+        if value is None:
+            raise reader.refuse(
+                f"{path}.end is {_shown(raw_end)}; expected an ISO 8601 date and time "
+                "such as 2019-08-21T11:30:00+02:00"
+            )
+        if value.utcoffset() is None:
+            value = _localize(reader, value, f"{path}.end", raw_end)
+        if value < starts_at:
+            raise reader.refuse(
+                f"{path}.end is {_shown(raw_end)}, before the event's start "
+                f"{starts_at.isoformat()}; expected a later time"
+            )
+        return value
+    raw_duration = event.get("duration")
+    if raw_duration in (None, ""):
+        return None
+    match = _DURATION.match(raw_duration.strip()) if isinstance(raw_duration, str) else None
+    if match is None:
+        raise reader.refuse(
+            f"{path}.duration is {_shown(raw_duration)}; expected H:MM, HH:MM or HH:MM:SS"
+        )
+    hours, minutes, seconds = (int(part or 0) for part in match.groups())
+    return starts_at + timedelta(hours=hours, minutes=minutes, seconds=seconds)
+
+
+def _localize(reader: _Reader, value: datetime, path: str, raw: object) -> datetime:
+    """A naive time in the declared zone, else the caller's, else refuse."""
+    zone = reader.declared_zone or reader.default_zone
+    if zone is None:
+        raise reader.refuse(
+            f"{path} is {_shown(raw)}, a time without a UTC offset, and the file names no "
+            "time zone (conference.time_zone_name); give one with --timezone, for example "
+            "--timezone Europe/Berlin"
+        )
+    return value.replace(tzinfo=zone)
+
+
+def _check_offset(reader: _Reader, value: datetime) -> None:
+    """Count dates whose offset is not the declared zone's at that instant."""
+    if reader.declared_zone is None:
+        return
+    offset = value.utcoffset()
+    expected = value.astimezone(reader.declared_zone).utcoffset()
+    if offset != expected and offset is not None:
+        label = value.strftime("%z")
+        label = f"{label[:3]}:{label[3:5]}"
+        reader.zone_disagreements[label] = reader.zone_disagreements.get(label, 0) + 1
+
+
+def _event_key(reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str) -> str:
+    for name in ("guid", "id", "slug"):
+        value = event.get(name)
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | str) and str(value).strip():
+            if name != "guid":
+                reader.fallback_keys[name] = reader.fallback_keys.get(name, 0) + 1
+            return str(value).strip()
+    reader.fallback_keys["date, room and title"] = (
+        reader.fallback_keys.get("date, room and title", 0) + 1
+    )
+    identity = f"{starts_at.isoformat()}|{room}|{title.strip()}"
+    return "c3voc-" + hashlib.sha256(identity.encode()).hexdigest()[:12]
+
+
+def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
+    if isinstance(person, str):  # some old exports list bare names
+        person = {"name": person}
+    if not isinstance(person, dict):
+        raise reader.refuse(f"{path} is {_describe(person)}; expected a person object")
+    name = _plain(person.get("public_name")) or _plain(person.get("name"))
+    if not name:
+        reader.warnings.append(f"{path}: a person without a name; left out")
+        return None
+    key = ""
+    for field_name in ("guid", "code", "id"):
+        value = person.get(field_name)
+        if not isinstance(value, bool) and isinstance(value, int | str) and str(value).strip():
+            key = str(value).strip()
+            break
+    key = key or slugify(name)
+    avatar = _plain(person.get("avatar"))
+    if avatar and reader.base_url:
+        avatar = urljoin(reader.base_url, avatar)
+    speaker = Speaker(
+        key=key,
+        name=name,
+        bio=_clean_text(_text(reader, person, "biography", path)),
+        avatar_url=avatar,
+    )
+    known = reader.speakers.get(key)
+    if known is None:
+        reader.speakers[key] = speaker
+        return speaker
+    if known.name != name:
+        reader.warnings.append(
+            f"{path}: person {key!r} is called {name!r} here and {known.name!r} before; "
+            f"kept {known.name!r}"
+        )
+    if (not known.bio and speaker.bio) or (not known.avatar_url and speaker.avatar_url):
+        reader.speakers[key] = Speaker(
+            key=key,
+            name=known.name,
+            bio=known.bio or speaker.bio,
+            avatar_url=known.avatar_url or speaker.avatar_url,
+        )
+    return known
+
+
+def _read_dates(reader: _Reader, programme: Programme, conference: dict) -> None:
+    """conference.start and .end, else the first and last day a session starts on."""
+    zone = reader.declared_zone
+    local_days = sorted(
+        (s.starts_at.astimezone(zone) if zone else s.starts_at).date()
+        for s in programme.sessions
+        if s.starts_at
+    )
+    for name, fallback in (
+        ("start", local_days[0] if local_days else None),
+        ("end", local_days[-1] if local_days else None),
+    ):
+        raw = conference.get(name)
+        value = _parse_datetime(raw)
+        if value is None and raw not in (None, ""):
+            programme.warnings.append(
+                f"conference.{name} is {_shown(raw)}, not a date; used the sessions' days"
+            )
+        day = value.date() if value else fallback
+        setattr(programme, f"{name}_date", day)
+
+
+def _array(reader: _Reader, mapping: dict, name: str, path: str) -> list:
+    value = mapping.get(name)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise reader.refuse(f"{path}.{name} is {_describe(value)}; expected an array")
+    return value
+
+
+def _text(reader: _Reader, mapping: dict, name: str, path: str) -> str:
+    value = mapping.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise reader.refuse(f"{path}.{name} is {_describe(value)}; expected a string")
+
+
+def _plain(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _parse_clock(value: object) -> time | None:
+    match = _CLOCK.match(value.strip()) if isinstance(value, str) else None
+    if match is None or int(match[1]) > 23:
+        return None
+    return time(int(match[1]), int(match[2]), int(match[3] or 0))
+
+
+def _parse_datetime(value: object) -> datetime | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+
+
+def _abstract(abstract: str, description: str) -> str:
+    parts = [_clean_text(abstract), _clean_text(description)]
+    if parts[0] == parts[1]:
+        parts = parts[:1]
+    return "\n\n".join(part for part in parts if part)
+
+
+def _clean_text(text: str) -> str:
+    """Plain text or Markdown as written (line ends normalised); HTML as text."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if any(tag.lower() in _BLOCK_TAGS | _INLINE_TAGS for tag in _HTML_TAG.findall(text)):
+        text = _html_to_text(text)
+    return text.strip()
+
+
+class _TextExtractor(HTMLParser):
+    """Collects text; block tags break paragraphs, list items become "- " lines."""
+
+    def __init__(self, *, collapse: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.collapse = collapse
+        self.parts: list[str] = []
+        self.links: list[tuple[str, int]] = []
+        self.skipping = 0
+        self.preformatted = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.skipping += 1
+        elif tag == "br":
+            self.parts.append("\n")
+        elif tag == "li":
+            self.parts.append("\n- ")
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+            self.preformatted += tag == "pre"
+        elif tag == "a":
+            self.links.append((dict(attrs).get("href") or "", len(self.parts)))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.skipping = max(0, self.skipping - 1)
+        elif tag == "a" and self.links:
+            href, start = self.links.pop()
+            label = "".join(self.parts[start:]).strip()
+            if href and not href.startswith(("#", "javascript:")):
+                bare = re.sub(r"^[a-z]+://", "", href).rstrip("/")
+                if label in (href, bare, ""):
+                    # The link text is the address itself: write the address once.
+                    del self.parts[start:]
+                    self.parts.append(href)
+                else:
+                    self.parts.append(f" ({href})")
+        elif tag in _BLOCK_TAGS and tag != "li":
+            self.parts.append("\n\n")
+            self.preformatted -= tag == "pre" and self.preformatted > 0
+
+    def handle_data(self, data: str) -> None:
+        if self.skipping:
+            return
+        if self.collapse and not self.preformatted:
+            data = re.sub(r"\s+", " ", data)
+        self.parts.append(data)
+
+
+def _html_to_text(text: str) -> str:
+    """Plain text of HTML: paragraphs kept, link URLs kept, tags dropped, entities unescaped.
+
+    With block tags (<p>, <li>, …) the line breaks of the source are layout and collapse; with
+    only inline tags (frab's Markdown with an <a> in it) they are the text's own and stay.
+    """
+    collapse = any(tag.lower() in _BLOCK_TAGS for tag in _HTML_TAG.findall(text))
+    extractor = _TextExtractor(collapse=collapse)
+    extractor.feed(text)
+    extractor.close()
+    joined = "".join(extractor.parts)
+    if collapse:
+        joined = "\n".join(line.strip() for line in joined.split("\n"))
+    return re.sub(r"\n{3,}", "\n\n", joined).strip()
+
+
+def _zone_or_none(name: str) -> ZoneInfo | None:
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _describe(value: object) -> str:
+    """What a JSON value is, for messages: 'null', 'an array (of 3 items)', 'the string "x"'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"an array (of {len(value)} items)"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value, ensure_ascii=False)}"
+    return f"the number {value}"
+
+
+def _shown(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def render(
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
+) -> bytes:
+    """The programme's scheduled sessions as a schedule.json that validates against schema.json.
+
+    `now` is accepted like the other writers' but not written: the format has no field for it,
+    and leaving it out keeps identical programmes byte-identical.
+    """
+    del now
+    zone = _writer_zone(programme.timezone)
+    if base_url and not base_url.endswith("/"):
+        base_url += "/"
+    shown = sorted(
+        (
+            s
+            for s in {s.key: s for s in programme.sessions}.values()
+            if s.starts_at is not None and not s.is_cancelled and not s.needs_review
+        ),
+        key=lambda s: (s.starts_at, s.key),
+    )
+    rooms = list(dict.fromkeys(room for room in programme.rooms if room))
+    rooms += sorted({s.room for s in shown if s.room and s.room not in rooms})
+    by_day: dict[date, list[Session]] = {}
+    for session in shown:
+        by_day.setdefault(session.starts_at.astimezone(zone).date(), []).append(session)
+    first, last = _date_range(programme, by_day)
+    speakers = {speaker.key: speaker for speaker in programme.speakers}
+
+    days = []
+    for index in range((last - first).days + 1):
+        day = first + timedelta(days=index)
+        sessions = by_day.get(day, [])
+        day_rooms: dict[str, list[dict]] = {room: [] for room in rooms}
+        for session in sessions:
+            day_rooms.setdefault(session.room, []).append(
+                _event_json(session, slug=slug, base_url=base_url, zone=zone, speakers=speakers)
+            )
+        days.append(
+            {
+                "index": index + 1,
+                "date": day.isoformat(),
+                "day_start": _local_midnight(day, zone).isoformat(),
+                "day_end": _local_midnight(day + timedelta(days=1), zone).isoformat(),
+                "rooms": day_rooms,
+            }
+        )
+
+    conference: dict[str, object] = {
+        "acronym": _acronym(slug),
+        "title": programme.name or slug,
+        "start": first.isoformat(),
+        "end": last.isoformat(),
+        "daysCount": len(days),
+        "timeslot_duration": _timeslot(shown, zone),
+    }
+    if programme.timezone and _TIME_ZONE_NAME.search(programme.timezone):
+        conference["time_zone_name"] = programme.timezone
+    if base_url:
+        conference["url"] = base_url
+    conference["rooms"] = [
+        {"name": room, "guid": _uuid_for(slug, f"room:{room}")} for room in rooms
+    ]
+    tracks = sorted({s.track for s in shown if s.track})
+    if tracks:
+        conference["tracks"] = [{"name": track} for track in tracks]
+    conference["days"] = days
+    schedule: dict[str, object] = {"version": ""}
+    if base_url:
+        schedule["base_url"] = base_url
+    schedule["conference"] = conference
+    document = {"$schema": SCHEMA_URL, "generator": {"name": "confsched"}, "schedule": schedule}
+    # The version names the content: a hash of the document written with an empty version.
+    schedule["version"] = "confsched-" + hashlib.sha256(_dump(document)).hexdigest()[:16]
+    return _dump(document)
+
+
+def _dump(document: object) -> bytes:
+    return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def _event_json(
+    session: Session, *, slug: str, base_url: str, zone: tzinfo, speakers: dict[str, Speaker]
+) -> dict[str, object]:
+    assert session.starts_at is not None  # only scheduled sessions get here
+    starts_at = session.starts_at.astimezone(zone)
+    ends_at = session.ends_at.astimezone(zone) if session.ends_at else None
+    guid = session.key if _is_uuid(session.key) else _uuid_for(slug, session.key)
+    event_id = _integer_id(session.key)
+    minutes = int((ends_at - starts_at).total_seconds() // 60) if ends_at else 0
+    event: dict[str, object] = {
+        "guid": guid,
+        "id": event_id,
+        "date": starts_at.isoformat(timespec="seconds"),
+        "start": starts_at.strftime("%H:%M"),
+        "duration": f"{minutes // 60:02d}:{minutes % 60:02d}",
+    }
+    if ends_at is not None:
+        event["end"] = ends_at.isoformat(timespec="seconds")
+    event.update(
+        {
+            "room": session.room,
+            "slug": slugify(f"{slug} {event_id} {session.title}", max_length=100),
+            "url": (
+                urljoin(base_url, f"sessions/{quote(session.key, safe='')}/")
+                if base_url
+                else f"urn:uuid:{guid}"
+            ),
+            "title": session.title,
+            "subtitle": "",
+            "track": session.track or None,
+            "type": session.kind,
+            "language": session.language or None,
+            "abstract": session.abstract,
+            "description": "",
+            "persons": [
+                _person_json(link.speaker_key, speakers.get(link.speaker_key), slug=slug)
+                for link in session.speakers
+            ],
+            "links": [],
+        }
+    )
+    return event
+
+
+def _person_json(key: str, speaker: Speaker | None, *, slug: str) -> dict[str, object]:
+    """A PretalxPerson (name, never both id and public_name) carrying the key where readers look."""
+    name = speaker.name if speaker else key
+    person: dict[str, object] = {}
+    if _is_uuid(key):
+        person["guid"] = key
+    elif _WHOLE_NUMBER.match(key):
+        person["id"] = int(key)
+    elif _CODE.match(key):
+        person["code"] = key
+    elif key != slugify(name):
+        person["guid"] = _uuid_for(slug, f"speaker:{key}")
+    person["name"] = name
+    if "id" not in person:
+        person["public_name"] = name  # for readers older than pretalx's "name"
+    person["biography"] = speaker.bio if speaker and speaker.bio else None
+    if speaker and speaker.avatar_url:
+        person["avatar"] = speaker.avatar_url
+    return person
+
+
+def _date_range(programme: Programme, by_day: dict[date, list[Session]]) -> tuple[date, date]:
+    candidates = [d for d in (programme.start_date, programme.end_date) if d] + list(by_day)
+    if not candidates:
+        raise ValueError("nothing to write: the programme has no dates and no scheduled sessions")
+    return min(candidates), max(candidates)
+
+
+def _local_midnight(day: date, zone: tzinfo) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=zone)
+
+
+def _timeslot(sessions: Iterable[Session], zone: tzinfo) -> str:
+    """The largest slot (a divisor of an hour) that every start and length is a multiple of."""
+    step = 0
+    for session in sessions:
+        assert session.starts_at is not None
+        local = session.starts_at.astimezone(zone)
+        step = math.gcd(step, local.hour * 60 + local.minute)
+        if session.ends_at:
+            step = math.gcd(step, int((session.ends_at - session.starts_at).total_seconds()) // 60)
+    minutes = math.gcd(step, 60)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _acronym(slug: str) -> str:
+    if _ACRONYM.search(slug):
+        return slug
+    # The schema allows "-" only first and in a "-2026-word" suffix: other characters become "_".
+    acronym = re.sub(r"[^a-z0-9_]+", "_", slug.lower()).strip("_")
+    return acronym.ljust(4, "_")
+
+
+def _is_uuid(value: str) -> bool:
+    if len(value) != 36 or any(value[i] != "-" for i in (8, 13, 18, 23)):
+        return False
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _uuid_for(slug: str, key: str) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:{key}"))
+
+
+def _integer_id(key: str) -> int:
+    """First 31 bits of the key's SHA-256: stable, positive and within a signed 32-bit int."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return max(1, int.from_bytes(digest[:4], "big") >> 1)
+
+
+def _writer_zone(name: str) -> tzinfo:
+    if not name:
+        return UTC
+    zone = _zone_or_none(name)
+    if zone is None:
+        raise ValueError(f"unknown time zone {name!r}; expected an IANA name")
+    return zone

@@ -1,0 +1,485 @@
+"""confsched's CSV: one row per session, the columns documented in docs/csv-format.md.
+
+The file an organizer fills in a spreadsheet (docs/csv-template.csv is the template). CSV
+itself follows RFC 4180 as spreadsheets write it, with these quirks accepted:
+
+* UTF-8 with or without a byte-order mark (Excel writes one; other encodings are refused
+  with a hint to save as "CSV UTF-8").
+* Comma, semicolon or tab delimiter, told from the header line: spreadsheets in locales with
+  a decimal comma (most of Europe) write ";".
+* CRLF or LF line ends; quoted fields holding delimiters, quotes ("" inside) and newlines.
+* Header names in any case, with spaces or hyphens for underscores ("Starts at"); unknown
+  columns are ignored; rows of empty cells (a spreadsheet's trailing rows) are skipped.
+* A leading apostrophe before = + - @ or ' is dropped: it is the guard spreadsheets use, and
+  that `render` writes, against cells read as formulas (CSV injection).
+
+Times are ISO 8601 date-times. An offset is trusted; a naive time is local time in the row's
+`timezone` column, else in `default_timezone`, else refused. `Programme.timezone` is the zone
+the `timezone` column names (the first one, if rows name several), else `default_timezone`
+when a naive time needed it, else "".
+
+Identity: `key` when the row gives one; otherwise the slug of the title and the local start
+("compilers-for-everyone-2026-04-07-1000"), or of the title alone for a row without a start.
+A speaker's key is the slug of their name.
+
+Errors name the physical line where the row starts (the header is line 1), the column and
+the value. `render` writes what `parse` reads back to the same sessions.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from confsched.core.errors import ParseError
+from confsched.core.text import slugify
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+FORMAT_NAME = "csv"
+DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.md)"
+
+COLUMNS = (
+    "key", "title", "kind", "starts_at", "ends_at", "timezone", "room", "track", "level",
+    "language", "speakers", "abstract", "slides",
+)  # fmt: skip
+REQUIRED_COLUMNS = ("title", "starts_at")
+
+TIME_EXAMPLE = "expected e.g. 2026-04-07T11:00 or 2026-04-07 11:00+02:00"
+_DATE_TIME = re.compile(
+    r"^(?P<date>\d{4}-\d{2}-\d{2})[Tt ](?P<hour>\d{1,2}):(?P<minute>\d{2})"
+    r"(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,6}))?)?"
+    r"\s*(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)?$"
+)
+_YES = {"yes", "y", "true", "1"}
+_NO = {"no", "n", "false", "0", ""}
+_DELIMITERS = (",", ";", "\t")
+# First characters a spreadsheet may read as a formula; "'" so that the guard is reversible.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def looks_like(head: str) -> bool:
+    """True when the first line is a header naming at least the title and starts_at columns."""
+    first = head.split("\n", 1)[0].rstrip("\r")
+    try:
+        cells = next(csv.reader([first], delimiter=_sniff(first), strict=True), [])
+    except csv.Error:
+        return False
+    return set(REQUIRED_COLUMNS) <= {_column_name(cell) for cell in cells}
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Row:
+    line: int
+    values: dict[str, str]
+
+
+def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
+    """Read a confsched CSV into a Programme; refuse it whole, naming the line, if it is broken."""
+    rows = _records(_decode(data, source), source)
+    if not rows:
+        raise ParseError(
+            "the file is empty; expected a header row naming the columns "
+            f"({', '.join(COLUMNS)}) and one row per session",
+            source=source,
+        )
+    header_line, header = rows[0]
+    columns = _columns(header, source=source, line=header_line)
+    programme = Programme()
+    ignored = [
+        cell.strip() for cell in header if cell.strip() and _column_name(cell) not in COLUMNS
+    ]
+    if ignored:
+        programme.notes.append(
+            f"{source}: columns ignored: {', '.join(repr(name) for name in ignored)}"
+        )
+
+    reader = _RowReader(source=source, default_timezone=default_timezone)
+    sessions: dict[str, Session] = {}
+    key_lines: dict[str, int] = {}
+    speakers: dict[str, Speaker] = {}
+    speaker_lines: dict[str, int] = {}
+    rooms: dict[str, None] = {}
+    for line, cells in rows[1:]:
+        if not any(cell.strip() for cell in cells):
+            continue
+        extra = [cell for cell in cells[len(header) :] if cell.strip()]
+        if extra:
+            raise ParseError(
+                f"{len(cells)} cells but the header has {len(header)} columns; a value "
+                "holding the delimiter must be in double quotes",
+                source=source,
+                line=line,
+            )
+        values = {
+            name: _unguard(cells[index].strip()) if index < len(cells) else ""
+            for name, index in columns.items()
+        }
+        session, billed = reader.session(_Row(line=line, values=values))
+        if session.key in key_lines:
+            raise ParseError(
+                f"key {session.key!r} is also the key of line {key_lines[session.key]}; "
+                "give each session its own key",
+                source=source,
+                line=line,
+            )
+        key_lines[session.key] = line
+        sessions[session.key] = session
+        if session.room:
+            rooms.setdefault(session.room)
+        for speaker in billed:
+            known = speakers.get(speaker.key)
+            if known is None:
+                speakers[speaker.key] = speaker
+                speaker_lines[speaker.key] = line
+                continue
+            if known.name != speaker.name:
+                programme.warnings.append(
+                    f"{source}, line {line}: speaker {speaker.name!r} has the same key as "
+                    f"{known.name!r} (line {speaker_lines[speaker.key]}); taken as one person"
+                )
+            if not known.company and speaker.company:
+                speakers[speaker.key] = Speaker(
+                    key=known.key, name=known.name, company=speaker.company
+                )
+
+    programme.sessions = list(sessions.values())
+    programme.speakers = list(speakers.values())
+    programme.rooms = list(rooms)
+    programme.warnings.extend(reader.warnings)
+    declared = list(dict.fromkeys(reader.declared_zones))
+    if len(declared) > 1:
+        programme.warnings.append(
+            f"{source}: rows name several time zones ({', '.join(declared)}); "
+            f"the programme's zone is {declared[0]}"
+        )
+    if declared:
+        programme.timezone = declared[0]
+    elif reader.used_default:
+        programme.timezone = default_timezone
+    zone = ZoneInfo(programme.timezone) if programme.timezone else None
+    local_days = sorted(
+        (session.starts_at.astimezone(zone) if zone else session.starts_at).date()
+        for session in programme.sessions
+        if session.starts_at
+    )
+    if local_days:
+        programme.start_date, programme.end_date = local_days[0], local_days[-1]
+    return programme
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(
+            f"not UTF-8 text (byte {exc.start} cannot be decoded); save the sheet as "
+            "'CSV UTF-8' (Excel) or with the character set 'Unicode (UTF-8)' (LibreOffice)",
+            source=source,
+            line=data[: exc.start].count(b"\n") + 1,
+        ) from exc
+
+
+def _sniff(line: str) -> str:
+    """The delimiter the header line uses most: ',' unless ';' or a tab wins."""
+    return max(_DELIMITERS, key=line.count) if any(d in line for d in _DELIMITERS) else ","
+
+
+def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
+    """Each record with the line it starts on; leading blank lines skipped."""
+    lines = io.StringIO(text, newline="")
+    first = next((line for line in lines if line.strip()), "")
+    lines.seek(0)
+    reader = csv.reader(lines, delimiter=_sniff(first.rstrip("\r\n")), strict=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for cells in reader:
+            if records or any(cell.strip() for cell in cells):
+                records.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ParseError(
+            f"badly quoted value ({exc}): a value in double quotes must end with a double quote, "
+            'and a double quote inside it is written twice ("")',
+            source=source,
+            line=start,
+        ) from exc
+    return records
+
+
+def _column_name(cell: str) -> str:
+    return re.sub(r"[\s-]+", "_", cell.strip().casefold())
+
+
+def _columns(header: list[str], *, source: str, line: int) -> dict[str, int]:
+    """Known column -> its index in the header."""
+    columns: dict[str, int] = {}
+    for index, cell in enumerate(header):
+        name = _column_name(cell)
+        if name not in COLUMNS:
+            continue
+        if name in columns:
+            raise ParseError(
+                f"column {name!r} appears twice in the header (columns {columns[name] + 1} and "
+                f"{index + 1})",
+                source=source,
+                line=line,
+            )
+        columns[name] = index
+    missing = [name for name in REQUIRED_COLUMNS if name not in columns]
+    if missing:
+        found = ", ".join(repr(cell.strip()) for cell in header if cell.strip()) or "nothing"
+        raise ParseError(
+            f"the header row has no {' and no '.join(repr(name) for name in missing)} column "
+            f"(it names {found}); the first line must name the columns, at least "
+            f"{' and '.join(REQUIRED_COLUMNS)}",
+            source=source,
+            line=line,
+        )
+    return columns
+
+
+def _unguard(value: str) -> str:
+    """Drop the apostrophe that keeps a spreadsheet from reading a cell as a formula."""
+    if value.startswith("'") and value[1:2] and value[1] in _FORMULA_STARTS:
+        return value[1:]
+    return value
+
+
+class _RowReader:
+    """Turns rows into sessions; remembers which zones the file declared or needed."""
+
+    def __init__(self, *, source: str, default_timezone: str) -> None:
+        self.source = source
+        self.default_timezone = default_timezone
+        self.declared_zones: list[str] = []
+        self.used_default = False
+        self.warnings: list[str] = []
+
+    def fail(self, row: _Row, message: str) -> ParseError:
+        return ParseError(message, source=self.source, line=row.line)
+
+    def session(self, row: _Row) -> tuple[Session, list[Speaker]]:
+        values = row.values
+        title = values.get("title", "")
+        if not title:
+            raise self.fail(row, "title is empty; every session needs a title")
+        zone = self._row_zone(row)
+        starts_at = self._time(row, "starts_at", zone)
+        ends_at = self._time(row, "ends_at", zone)
+        if ends_at is not None and starts_at is None:
+            raise self.fail(row, f"ends_at {values['ends_at']!r} is given but starts_at is empty")
+        if starts_at and ends_at and ends_at < starts_at:
+            raise self.fail(
+                row,
+                f"ends_at {values['ends_at']!r} is before starts_at {values['starts_at']!r}",
+            )
+        slides = values.get("slides", "").casefold()
+        if slides not in _YES | _NO:
+            raise self.fail(row, f"slides {values['slides']!r} is not yes or no")
+        key = values.get("key", "")
+        if not key:
+            stamp = f" {starts_at:%Y-%m-%d %H%M}" if starts_at else ""
+            key = slugify(f"{title}{stamp}", max_length=120)
+        billed = self._speakers(row)
+        session = Session(
+            key=key,
+            title=title,
+            kind=values.get("kind", ""),
+            abstract=values.get("abstract", "").replace("\r\n", "\n").replace("\r", "\n"),
+            starts_at=starts_at,
+            ends_at=ends_at,
+            room=values.get("room", ""),
+            track=values.get("track", ""),
+            level=values.get("level", ""),
+            language=values.get("language", ""),
+            has_slides=slides in _YES,
+            speakers=tuple(
+                SessionSpeaker(speaker_key=speaker.key, affiliation=speaker.company)
+                for speaker in billed
+            ),
+        )
+        return session, billed
+
+    def _row_zone(self, row: _Row) -> tzinfo | None:
+        name = row.values.get("timezone", "")
+        if not name:
+            return None
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise self.fail(
+                row, f"timezone {name!r} is not an IANA time zone (e.g. Europe/Paris)"
+            ) from exc
+        self.declared_zones.append(name)
+        return zone
+
+    def _time(self, row: _Row, column: str, zone: tzinfo | None) -> datetime | None:
+        value = row.values.get(column, "")
+        if not value:
+            return None
+        match = _DATE_TIME.match(value)
+        if match is None:
+            raise self.fail(row, f"{column} {value!r} is not a date-time ({TIME_EXAMPLE})")
+        offset = match["offset"] or ""
+        if offset.upper() == "Z":
+            offset = "+00:00"
+        elif offset:
+            digits = offset[1:].replace(":", "")
+            offset = f"{offset[0]}{digits[:2]}:{digits[2:] or '00'}"
+        normalised = (
+            f"{match['date']}T{int(match['hour']):02d}:{match['minute']}:{match['second'] or '00'}"
+            f"{'.' + match['fraction'].ljust(6, '0') if match['fraction'] else ''}{offset}"
+        )
+        try:
+            parsed = datetime.fromisoformat(normalised)
+        except ValueError as exc:
+            raise self.fail(row, f"{column} {value!r} is not a date-time ({TIME_EXAMPLE})") from exc
+        if parsed.tzinfo is not None:
+            return parsed
+        if zone is None:
+            zone = self._default_zone(row, column, value)
+        local = parsed.replace(tzinfo=zone)
+        # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
+        # forward by the gap, a real instant (astimezone to the same zone would not).
+        moved = local.astimezone(UTC).astimezone(zone)
+        if moved.replace(tzinfo=None) != parsed:
+            self.warnings.append(
+                f"{self.source}, line {row.line}: {column} {value!r} does not exist in "
+                f"{zone} (the clocks skip it); read as {moved:%H:%M}"
+            )
+            return moved
+        return local
+
+    def _default_zone(self, row: _Row, column: str, value: str) -> tzinfo:
+        if not self.default_timezone:
+            raise self.fail(
+                row,
+                f"{column} {value!r} has no UTC offset and no time zone is given for it; write "
+                "the offset (2026-04-07 11:00+02:00), fill the timezone column "
+                "(e.g. Europe/Paris) or import with --timezone",
+            )
+        try:
+            zone = ZoneInfo(self.default_timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise self.fail(
+                row,
+                f"{column} {value!r} has no UTC offset and the time zone given, "
+                f"{self.default_timezone!r}, is not an IANA time zone (e.g. Europe/Paris)",
+            ) from exc
+        self.used_default = True
+        return zone
+
+    def _speakers(self, row: _Row) -> list[Speaker]:
+        speakers: list[Speaker] = []
+        for part in row.values.get("speakers", "").split(";"):
+            part = " ".join(part.split())
+            if not part:
+                continue
+            name, company = split_speaker(part)
+            if not name:
+                raise self.fail(row, f"speakers: {part!r} has no name before the parentheses")
+            speaker = Speaker(key=slugify(name), name=name, company=company)
+            if all(known.key != speaker.key for known in speakers):
+                speakers.append(speaker)
+        return speakers
+
+
+def split_speaker(text: str) -> tuple[str, str]:
+    """'Ada Lovelace (Analytical Engines)' -> name and company; the last balanced () wins."""
+    text = text.strip()
+    if not text.endswith(")"):
+        return text, ""
+    depth = 0
+    for index in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[:index].strip(), text[index + 1 : -1].strip()
+    return text, ""  # unbalanced: no company
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def render(
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
+) -> bytes:
+    """The programme's scheduled sessions as confsched CSV (UTF-8 with a BOM, CRLF)."""
+    # slug, base_url and now make the writers' common signature: a CSV row holds no link and
+    # no timestamp, so the output depends on the programme alone.
+    del slug, base_url, now
+    zone = _zone(programme.timezone)
+    speakers = {speaker.key: speaker for speaker in programme.speakers}
+    by_key = {
+        session.key: session
+        for session in programme.sessions
+        if session.starts_at is not None and not session.is_cancelled and not session.needs_review
+    }
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for session in sorted(by_key.values(), key=lambda session: (session.starts_at, session.key)):
+        row = {
+            "key": session.key,
+            "title": session.title,
+            "kind": session.kind,
+            "starts_at": _iso(session.starts_at, zone),
+            "ends_at": _iso(session.ends_at, zone) if session.ends_at else "",
+            "timezone": programme.timezone,
+            "room": session.room,
+            "track": session.track,
+            "level": session.level,
+            "language": session.language,
+            "speakers": _speakers_cell(session, speakers),
+            "abstract": session.abstract,
+            "slides": "yes" if session.has_slides else "no",
+        }
+        writer.writerow(_guard(row[column]) for column in COLUMNS)
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _zone(name: str) -> tzinfo:
+    """The programme's IANA zone, or UTC when it names none."""
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}; expected an IANA name") from exc
+
+
+def _iso(value: datetime | None, zone: tzinfo) -> str:
+    assert value is not None
+    local = value.astimezone(zone)
+    if local.microsecond:
+        spec = "microseconds"
+    else:
+        spec = "seconds" if local.second else "minutes"
+    return local.isoformat(timespec=spec)
+
+
+def _speakers_cell(session: Session, speakers: dict[str, Speaker]) -> str:
+    """'Name (Company); Name': ';' inside a name or company is written ',' as ';' separates."""
+    parts = []
+    for billing in session.speakers:
+        speaker = speakers.get(billing.speaker_key)
+        name = (speaker.name if speaker else billing.speaker_key).replace(";", ",")
+        company = (billing.affiliation or (speaker.company if speaker else "")).replace(";", ",")
+        if company:
+            parts.append(f"{name} ({company})")
+        else:
+            # "()" keeps a name that ends in parentheses from being read as name and company.
+            parts.append(f"{name} ()" if name.endswith(")") else name)
+    return "; ".join(parts)
+
+
+def _guard(value: str) -> str:
+    """Prefix an apostrophe to a cell a spreadsheet would run as a formula; parse drops it."""
+    return f"'{value}" if value.startswith(_FORMULA_STARTS) else value

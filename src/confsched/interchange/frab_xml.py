@@ -1,0 +1,786 @@
+"""frab/pentabarf `schedule.xml`, read and written.
+
+The format is the one pentabarf published first, frab extended, and pretalx, wafer and osem
+export; phone apps (Giggity, EventFahrplan, ConfClerk) read it. Its schema is the c3voc XSD
+(voc/schedule, validator/xsd/schedule.xml.xsd; media type application/vnd.c3voc.schedule+xml).
+
+Reading is lenient; real exports break the XSD in many ways and these are handled:
+
+* pentabarf-era files put `<event>` directly under `<day>` with no `<room>` wrapper; the
+  event's own `<room>` names its room (it wins over the wrapper's name when both are given).
+* `guid`, `version` and `<date>` may be missing; `<type>`, `<language>` and `<subtitle>` may
+  be empty; unknown elements (links, attachments, recording, do_not_record, …) are ignored.
+* Times. An event's `<date>` with a UTC offset is trusted over everything else: wafer
+  (DebConf 23) declares Asia/Kolkata, writes every `<date>` in UTC and puts each event under
+  the `<day>` before its own. Without a `<date>`, the start is the day's date plus `<start>`,
+  rolled to the next day when `<start>` is earlier than the day's start (the day's `start`
+  attribute, else the conference's `<day_change>`), because a frab day runs past midnight.
+  Times without an offset are read in the conference's `<time_zone_name>` (or `<timezone>`)
+  when it is an IANA name, else in `default_timezone`; with neither, the file is refused.
+* `<duration>` is H:MM, HH:MM or HH:MM:SS; a missing one leaves the session without an end.
+* Text: the subtitle, abstract and description become one abstract, in that order, blank lines
+  between (a description equal to the abstract is kept once). HTML becomes plain text; text
+  with only inline tags (pretalx Markdown may carry `<strong>` or `<a>`) keeps its line breaks.
+  The indentation pretty-printers add to continuation lines is removed; Markdown stays.
+* The conference's `<title>` (else `<acronym>`) is the name; `<venue>` and `<city>` the
+  location; `<start>`/`<end>` (dates or date-times) the dates, else the sessions' dates.
+  `Programme.timezone` is the declared zone when it is an IANA name, never `default_timezone`.
+
+Identity: a session's key is the event's `guid`, else its `id` attribute, else the slug of its
+title and its local start ("opening-20240101-1000"); a repeated key gets "-2", "-3" and a
+warning. A speaker's key is the person's `guid`, else `id`, else the slug of the name.
+
+Writing follows the XSD and validates against it. Only sessions with a start, not cancelled
+(frab has no cancelled state, so a cancelled session is left out rather than shown as on) and
+not awaiting review are written. Days are local days in the programme's zone (UTC without
+one), with a day change at midnight; an event belongs to the day of its local start; every
+date between the programme's start and end dates gets a day, empty or not. Rooms come in
+`Programme.rooms` order, then by name, sessions without a room last (`<room name="">`); events
+by start, then key. A session without an end gets `00:00`; lengths past 99:59 are cut there,
+the most the XSD's duration pattern can say. Ids:
+
+* `event/@guid` is the session key when the key is a UUID, else
+  uuid5(NAMESPACE_URL, "confsched:<slug>:<key>"); room guids are
+  uuid5(NAMESPACE_URL, "confsched:<slug>:room:<name>").
+* `event/@id` (and `person/@id`) is the key when it is a positive integer below 2**31, else the
+  first 31 bits of the key's SHA-256; an event id already taken is rehashed ("<key>#1", …),
+  allocating in key order. `person/@guid` is written when the speaker key is a UUID.
+* `<version>` is the first 12 hex digits of the SHA-256 of the document as written with an
+  empty `<version>`, so the output depends on the arguments only, byte for byte; `now` is
+  accepted for the writers' common signature and does not change the output.
+* `<slug>` is frab's "<slug>-<id>-<title slug>" (hyphens of the event slug become "_" when
+  needed), left out when it still misses the XSD's pattern; `<acronym>` is the event slug
+  when it fits the XSD (4 or more characters).
+* `base_url` is the event's public page ("https://host/<event>/"); each event's `<url>` is
+  "<base_url>/sessions/<key>/". Without an http(s) base_url no URLs are written.
+* A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
+  `<abstract>`; speaker affiliations, levels and slides have no place in the format.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from html.parser import HTMLParser
+from urllib.parse import quote
+from xml.etree.ElementTree import Element, SubElement, indent, tostring
+from xml.etree.ElementTree import ParseError as XMLSyntaxError
+from xml.parsers.expat import ErrorString
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+
+from confsched.core.errors import ParseError
+from confsched.core.text import slugify
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+FORMAT_NAME = "frab-xml"
+DESCRIPTION = "frab/pentabarf schedule.xml (frab, pretalx, wafer; read by Giggity, EventFahrplan)"
+
+_ROOT = re.compile(
+    r"\A\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>]*>)\s*)*<(?:[\w.-]+:)?schedule[\s>/]",
+    re.DOTALL,
+)
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CLOCK = re.compile(r"(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
+_DURATION = re.compile(r"(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# Patterns of the XSD's `acronym` and `voc-slug-new` types (XSD patterns match whole values).
+_ACRONYM = re.compile(r"[a-z0-9_-]{4,}")
+_VOC_SLUG = re.compile(r"[a-z0-9_]{4,}-[a-z0-9\-_]{4,}")
+_HTTP = re.compile(r"https?://\S+")
+# Characters XML 1.0 cannot carry even escaped; an abstract pasted from a PDF may hold some.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+_HTML_TAG = re.compile(
+    r"</?(?:p|br|div|span|a|ul|ol|li|em|strong|b|i|u|h[1-6]|pre|code|blockquote|img|hr|table"
+    r"|tr|td|th|dl|dt|dd|sup|sub|tt)\b[^>]*>",
+    re.IGNORECASE,
+)
+_HTML_BLOCK_TAG = re.compile(
+    r"</?(?:p|br|div|ul|ol|li|h[1-6]|pre|blockquote|hr|table|tr|dl|dt|dd)\b[^>]*>", re.IGNORECASE
+)
+
+MAX_DURATION = timedelta(hours=99, minutes=59)  # the most the XSD's H:MM pattern can say
+_ID_LIMIT = 2**31  # apps store ids in 32-bit ints
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def looks_like(head: str) -> bool:
+    """True when the text starts with a <schedule> root holding a conference or days."""
+    return bool(_ROOT.match(head)) and ("<conference" in head or "<day" in head)
+
+
+def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
+    """Read one schedule.xml; ParseError naming the element and field when it is broken."""
+    fallback = _given_zone(default_timezone, source)
+    root = _parse_xml(data, source)
+    for element in root.iter():
+        if isinstance(element.tag, str) and "}" in element.tag:
+            element.tag = element.tag.rsplit("}", 1)[1]
+    if root.tag != "schedule":
+        raise ParseError(
+            f"not a frab schedule.xml: the root element is <{root.tag}>, expected <schedule>",
+            source=source,
+        )
+    return _Reader(source, default_timezone, fallback).read(root)
+
+
+def _given_zone(name: str, source: str) -> tzinfo | None:
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ParseError(
+            f"unknown time zone {name!r} given with --timezone; expected an IANA name such as "
+            "Europe/Berlin",
+            source=source,
+        ) from exc
+
+
+def _parse_xml(data: bytes, source: str) -> Element:
+    try:
+        return fromstring(data)
+    except XMLSyntaxError as exc:
+        line, column = exc.position
+        raise ParseError(
+            f"not well-formed XML: {ErrorString(exc.code)} at column {column + 1}",
+            source=source,
+            line=line,
+        ) from exc
+    except DefusedXmlException as exc:
+        raise ParseError(
+            "refused: the XML declares entities or external references "
+            f"({type(exc).__name__}); a schedule.xml needs none",
+            source=source,
+        ) from exc
+
+
+@dataclass
+class _Day:
+    """A <day>: its attributes are read only when an event needs them."""
+
+    path: str
+    element: Element
+    day_change: time | None
+
+
+@dataclass
+class _Reader:
+    source: str
+    default_name: str
+    fallback: tzinfo | None
+    zone: tzinfo | None = None
+    zone_name: str = ""
+    used_fallback: bool = False
+    offset_dates: int = 0
+    rolled: int = 0
+    programme: Programme = field(default_factory=Programme)
+
+    def error(self, message: str) -> ParseError:
+        return ParseError(message, source=self.source)
+
+    def read(self, root: Element) -> Programme:
+        programme = self.programme
+        conference = root.find("conference")
+        if conference is None:
+            conference = Element("conference")
+        declared = _text(conference, "time_zone_name") or _text(conference, "timezone")
+        if declared:
+            try:
+                self.zone = ZoneInfo(declared)
+                self.zone_name = programme.timezone = declared
+            except (ZoneInfoNotFoundError, ValueError):
+                programme.warnings.append(
+                    f"the declared time zone {declared!r} is not an IANA name; ignored"
+                )
+        if self.zone is None and self.fallback is not None:
+            self.zone, self.zone_name = self.fallback, self.default_name
+        programme.name = _text(conference, "title") or _text(conference, "acronym")
+        programme.location = ", ".join(
+            part for part in (_text(conference, "venue"), _text(conference, "city")) if part
+        )
+        day_change = self.clock_or_none(conference, "schedule/conference", "day_change")
+
+        rooms: dict[str, None] = {}
+        sessions: dict[str, Session] = {}
+        speakers: dict[str, Speaker] = {}
+        for day_path, day_element in _children(root, "schedule", "day"):
+            day = _Day(day_path, day_element, day_change)
+            counts: dict[str, int] = {}
+            for child in day_element:
+                if child.tag not in ("room", "event"):
+                    continue
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+                child_path = f"{day_path}/{child.tag}[{counts[child.tag]}]"
+                if child.tag == "event":
+                    events = [(child_path, child)]
+                    wrapper = ""
+                else:
+                    wrapper = " ".join((child.get("name") or "").split())
+                    if wrapper:
+                        rooms.setdefault(wrapper)
+                    events = list(_children(child, child_path, "event"))
+                for path, element in events:
+                    session = self.session(element, path, day, wrapper, speakers)
+                    if session.room:
+                        rooms.setdefault(session.room)
+                    session = self.unique(session, sessions)
+                    sessions[session.key] = session
+
+        if not sessions:
+            programme.warnings.append("the schedule lists no events")
+        programme.rooms = list(rooms)
+        programme.sessions = list(sessions.values())
+        programme.speakers = list(speakers.values())
+        programme.start_date, programme.end_date = self.dates(conference, programme.sessions)
+        self.take_notes()
+        return programme
+
+    def take_notes(self) -> None:
+        notes = self.programme.notes
+        if self.used_fallback:
+            notes.append(f"times without a UTC offset read in {self.zone_name} (--timezone)")
+        if self.offset_dates and self.programme.timezone:
+            notes.append(
+                f"times taken from each event's <date> and its UTC offset; the declared "
+                f"{self.programme.timezone} applies only to times written without one"
+            )
+        if self.rolled:
+            notes.append(
+                f"{self.rolled} events start after midnight and were moved to the next day"
+            )
+
+    def unique(self, session: Session, sessions: dict[str, Session]) -> Session:
+        if session.key not in sessions:
+            return session
+        number = 2
+        while f"{session.key}-{number}" in sessions:
+            number += 1
+        key = f"{session.key}-{number}"
+        self.programme.warnings.append(
+            f"two events share the id {session.key!r}; the second is kept as {key!r}"
+        )
+        return replace(session, key=key)
+
+    def session(
+        self, element: Element, path: str, day: _Day, wrapper: str, speakers: dict[str, Speaker]
+    ) -> Session:
+        title = _line(_text(element, "title"))
+        if not title:
+            raise self.error(f"{path}/title: missing or empty; every event needs a title")
+        starts_at = self.start(element, path, day)
+        duration = self.duration(element, path)
+        key = (element.get("guid") or "").strip() or (element.get("id") or "").strip()
+        if not key:
+            local = starts_at.astimezone(self.zone) if self.zone else starts_at
+            key = f"{slugify(title)}-{local:%Y%m%d-%H%M}"
+        return Session(
+            key=key,
+            title=title,
+            kind=_line(_text(element, "type")),
+            abstract=self.abstract(element),
+            starts_at=starts_at,
+            ends_at=starts_at + duration if duration is not None else None,
+            room=_line(_text(element, "room")) or wrapper,
+            track=_line(_text(element, "track")),
+            language=_line(_text(element, "language")),
+            speakers=self.persons(element, speakers),
+        )
+
+    def abstract(self, element: Element) -> str:
+        parts = [_clean(_text(element, name)) for name in ("subtitle", "abstract", "description")]
+        subtitle, abstract, description = parts
+        if description == abstract:
+            description = ""
+        return "\n\n".join(part for part in (subtitle, abstract, description) if part)
+
+    def persons(self, element: Element, speakers: dict[str, Speaker]) -> tuple[SessionSpeaker, ...]:
+        persons = element.find("persons")
+        keys: dict[str, None] = {}
+        for person in persons.findall("person") if persons is not None else ():
+            name = _line(person.text or "")
+            if not name:
+                continue
+            key = (person.get("guid") or "").strip() or (person.get("id") or "").strip()
+            key = key or slugify(name)
+            speakers.setdefault(key, Speaker(key=key, name=name))
+            keys.setdefault(key)
+        return tuple(SessionSpeaker(speaker_key=key) for key in keys)
+
+    def start(self, element: Element, path: str, day: _Day) -> datetime:
+        date_text = _text(element, "date")
+        start_text = _text(element, "start")
+        base: date | None = None
+        if date_text and _DATE_ONLY.fullmatch(date_text):
+            base = _date(date_text)
+        elif date_text:
+            value = _datetime(date_text)
+            if value is None:
+                raise self.error(
+                    f"{path}/date: expected a date and time with a UTC offset such as "
+                    f"2024-12-27T10:30:00+01:00, not {date_text!r}"
+                )
+            if value.tzinfo is None:
+                return self.localize(value, f"{path}/date")
+            self.offset_dates += 1
+            return value
+        if not start_text:
+            raise self.error(
+                f"{path}/start: missing; every event needs a start (a <date> with a time, "
+                "or a <start>)"
+            )
+        clock = _clock(start_text)
+        if clock is None:
+            raise self.error(f"{path}/start: expected HH:MM or HH:MM:SS, not {start_text!r}")
+        if base is None:
+            base = self.day_date(day)
+            day_start = self.day_start(day)
+            if day_start is not None and clock < day_start:
+                base += timedelta(days=1)
+                self.rolled += 1
+        return self.localize(datetime.combine(base, clock), f"{path}/start")
+
+    def duration(self, element: Element, path: str) -> timedelta | None:
+        text = _text(element, "duration")
+        if not text:
+            return None
+        match = _DURATION.fullmatch(text)
+        if match is None:
+            raise self.error(f"{path}/duration: expected H:MM, HH:MM or HH:MM:SS, not {text!r}")
+        return timedelta(
+            hours=int(match["h"]), minutes=int(match["m"]), seconds=int(match["s"] or 0)
+        )
+
+    def day_date(self, day: _Day) -> date:
+        text = (day.element.get("date") or "").strip()
+        value = _date(text) if _DATE_ONLY.fullmatch(text) else None
+        if value is None:
+            raise self.error(
+                f"{day.path}/@date: expected a date such as 2024-12-27 (its events give only "
+                f"<start>), not {text!r}"
+            )
+        return value
+
+    def day_start(self, day: _Day) -> time | None:
+        text = (day.element.get("start") or "").strip()
+        if not text:
+            return day.day_change
+        value = _datetime(text)
+        if value is None:
+            raise self.error(
+                f"{day.path}/@start: expected a date and time such as 2024-12-27T10:00:00+01:00, "
+                f"not {text!r}"
+            )
+        if value.tzinfo is not None and self.zone is not None:
+            value = value.astimezone(self.zone)
+        return value.time()
+
+    def clock_or_none(self, parent: Element, path: str, name: str) -> time | None:
+        text = _text(parent, name)
+        if not text:
+            return None
+        value = _clock(text)
+        if value is None:
+            raise self.error(f"{path}/{name}: expected HH:MM or HH:MM:SS, not {text!r}")
+        return value
+
+    def localize(self, value: datetime, where: str) -> datetime:
+        if self.zone is None:
+            raise self.error(
+                f"{where}: the file has times without a UTC offset and declares no time zone; "
+                "give the event's zone with --timezone (an IANA name such as Europe/Brussels)"
+            )
+        if self.zone is self.fallback and not self.programme.timezone:
+            self.used_fallback = True
+        return value.replace(tzinfo=self.zone)
+
+    def dates(
+        self, conference: Element, sessions: list[Session]
+    ) -> tuple[date | None, date | None]:
+        found = []
+        for name in ("start", "end"):
+            text = _text(conference, name)
+            if not text:
+                found.append(None)
+                continue
+            value = _date(text) if _DATE_ONLY.fullmatch(text) else None
+            if value is None:
+                moment = _datetime(text)
+                if moment is None:
+                    raise self.error(
+                        f"schedule/conference/{name}: expected a date such as 2024-12-27 or a "
+                        f"date and time, not {text!r}"
+                    )
+                if moment.tzinfo is not None and self.zone is not None:
+                    moment = moment.astimezone(self.zone)
+                value = moment.date()
+            found.append(value)
+        start, end = found
+        local = [
+            (s.starts_at.astimezone(self.zone) if self.zone else s.starts_at).date()
+            for s in sessions
+            if s.starts_at is not None
+        ]
+        if local and (start is None or end is None):
+            self.programme.notes.append("conference dates taken from the sessions")
+            start = start or min(local)
+            end = end or max(local)
+        return start, end
+
+
+def _children(parent: Element, path: str, tag: str) -> Iterable[tuple[str, Element]]:
+    for index, child in enumerate(parent.findall(tag), start=1):
+        yield f"{path}/{tag}[{index}]", child
+
+
+def _text(parent: Element, name: str) -> str:
+    child = parent.find(name)
+    if child is None:
+        return ""
+    return "".join(child.itertext()).strip()
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _date(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _datetime(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _clock(text: str) -> time | None:
+    match = _CLOCK.fullmatch(text)
+    if match is None:
+        return None
+    return time(int(match["h"]), int(match["m"]), int(match["s"] or 0))
+
+
+def _clean(text: str) -> str:
+    """Plain text of an abstract: indentation undone, HTML converted, paragraphs kept."""
+    text = _dedent(text.replace("\r\n", "\n").replace("\r", "\n"))
+    if _HTML_TAG.search(text):
+        text = _html_to_text(text)
+    lines = [line.rstrip() for line in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n").strip()
+
+
+def _dedent(text: str) -> str:
+    """Remove the indentation a pretty-printer gave every line after the first."""
+    first, *rest = text.strip("\n").split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
+    cut = min(indents, default=0)
+    return "\n".join([first, *(line[cut:] for line in rest)])
+
+
+class _TextExtractor(HTMLParser):
+    """Text of an HTML fragment: paragraphs kept, links as 'text (url)', tags dropped."""
+
+    _PARAGRAPH = {"p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
+                  "blockquote", "hr", "dl"}  # fmt: skip
+    _LINE = {"br", "li", "tr", "dt", "dd"}
+    _SKIP = {"script", "style", "head", "title"}
+
+    def __init__(self, *, collapse: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.collapse = collapse
+        self.parts: list[str] = []
+        self.links: list[tuple[str, int]] = []
+        self.skipping = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP:
+            self.skipping += 1
+        elif tag == "a":
+            self.links.append((dict(attrs).get("href") or "", len(self.parts)))
+        elif tag == "li":
+            self.parts.append("\n- ")
+        elif tag in self._LINE:
+            self.parts.append("\n")
+        elif tag in self._PARAGRAPH:
+            self.parts.append("\n\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag == "a" and self.links:
+            href, start = self.links.pop()
+            label = "".join(self.parts[start:]).strip()
+            if _HTTP.match(href) or href.startswith("mailto:"):
+                if href.removeprefix("mailto:") != label:
+                    self.parts.append(f" ({href})" if label else href)
+        elif tag in self._PARAGRAPH:
+            self.parts.append("\n\n")
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.skipping:
+            return
+        if self.collapse and not self.pre:
+            data = re.sub(r"\s+", " ", data)
+        self.parts.append(data)
+
+    def text(self) -> str:
+        text = "".join(self.parts)
+        if self.collapse:
+            text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+            text = re.sub(r"[ \t]{2,}", " ", text)
+        return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _html_to_text(html: str) -> str:
+    """Plain text of HTML; whitespace collapses only when block tags carry the layout."""
+    extractor = _TextExtractor(collapse=bool(_HTML_BLOCK_TAG.search(html)))
+    extractor.feed(html)
+    extractor.close()
+    return extractor.text()
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def render(
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
+) -> bytes:
+    """The programme's scheduled sessions as a schedule.xml valid against the c3voc XSD."""
+    del now  # the version is a hash of the content, so output never depends on the clock
+    zone = _zone(programme.timezone)
+    chosen = {
+        session.key: session
+        for session in programme.sessions
+        if session.starts_at is not None and not session.is_cancelled and not session.needs_review
+    }
+    sessions = sorted(chosen.values(), key=lambda session: (session.starts_at, session.key))
+    ids = _event_ids(chosen)
+    speakers = {speaker.key: speaker for speaker in programme.speakers}
+    prefix = slugify(slug)
+    base = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
+
+    by_day: dict[date, list[Session]] = {}
+    for session in sessions:
+        by_day.setdefault(_local(session.starts_at, zone).date(), []).append(session)
+    if programme.start_date and programme.end_date:
+        span = (programme.end_date - programme.start_date).days
+        for offset in range(span + 1 if 0 <= span <= 366 else 0):
+            by_day.setdefault(programme.start_date + timedelta(days=offset), [])
+    if not by_day:
+        # The XSD requires one <day>; an empty programme gets its start date or the epoch.
+        by_day[programme.start_date or date(1970, 1, 1)] = []
+    days = sorted(by_day)
+    room_order = {name: index for index, name in enumerate(programme.rooms)}
+
+    root = Element("schedule")
+    SubElement(root, "generator", name="confsched")
+    version = SubElement(root, "version")
+    conference = SubElement(root, "conference")
+    if _ACRONYM.fullmatch(prefix):
+        _add(conference, "acronym", prefix)
+    _add(conference, "title", programme.name or slug)
+    _add(conference, "start", days[0].isoformat())
+    _add(conference, "end", days[-1].isoformat())
+    _add(conference, "days", str(len(days)))
+    _add(conference, "timeslot_duration", _clock_text(_timeslot(sessions, zone)))
+    if programme.timezone:
+        _add(conference, "time_zone_name", programme.timezone)
+    if base:
+        _add(conference, "base_url", base + "/")
+    for track in sorted({session.track for session in sessions if session.track}):
+        SubElement(conference, "track", name=_safe(track))
+
+    for index, day in enumerate(days, start=1):
+        day_start = datetime.combine(day, time(0), tzinfo=zone)
+        day_end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+        day_element = SubElement(
+            root,
+            "day",
+            index=str(index),
+            date=day.isoformat(),
+            start=_stamp(day_start),
+            end=_stamp(day_end),
+        )
+        rooms: dict[str, list[Session]] = {}
+        for session in by_day[day]:
+            rooms.setdefault(session.room, []).append(session)
+        for room in sorted(
+            rooms, key=lambda name: (not name, room_order.get(name, len(room_order)), name)
+        ):
+            room_guid = uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:room:{room}")
+            room_element = SubElement(day_element, "room", name=_safe(room), guid=str(room_guid))
+            for session in rooms[room]:
+                _event(
+                    room_element,
+                    session,
+                    zone=zone,
+                    slug=slug,
+                    prefix=prefix,
+                    event_id=ids[session.key],
+                    base=base,
+                    speakers=speakers,
+                )
+
+    indent(root, space="  ")
+    # The version is a hash of the document with an empty version, written into it afterwards.
+    version.text = hashlib.sha256(_serialize(root)).hexdigest()[:12]
+    return _serialize(root)
+
+
+def _event(
+    parent: Element,
+    session: Session,
+    *,
+    zone: tzinfo,
+    slug: str,
+    prefix: str,
+    event_id: int,
+    base: str,
+    speakers: dict[str, Speaker],
+) -> None:
+    assert session.starts_at is not None  # only scheduled sessions get here
+    starts_at = _local(session.starts_at, zone)
+    length = (session.ends_at - session.starts_at) if session.ends_at else timedelta(0)
+    element = SubElement(
+        parent,
+        "event",
+        guid=_uuid(session.key, f"confsched:{slug}:{session.key}"),
+        id=str(event_id),
+    )
+    _add(element, "date", _stamp(starts_at))
+    _add(element, "start", starts_at.strftime("%H:%M"))
+    _add(element, "duration", _clock_text(min(length, MAX_DURATION)))
+    _add(element, "room", session.room)
+    if event_slug := _event_slug(prefix, event_id, session.title):
+        _add(element, "slug", event_slug)
+    if base:
+        _add(element, "url", f"{base}/sessions/{quote(session.key, safe='')}/")
+    _add(element, "title", session.title)
+    _add(element, "subtitle", "")
+    _add(element, "track", session.track)
+    _add(element, "type", session.kind)
+    if session.language:
+        _add(element, "language", session.language)
+    _add(element, "abstract", session.abstract)
+    persons = SubElement(element, "persons")
+    for billing in session.speakers:
+        speaker = speakers.get(billing.speaker_key)
+        attributes = {"id": str(_number(billing.speaker_key))}
+        if _UUID.fullmatch(billing.speaker_key):
+            attributes["guid"] = billing.speaker_key
+        person = SubElement(persons, "person", attributes)
+        person.text = _safe(speaker.name if speaker else billing.speaker_key)
+
+
+def _add(parent: Element, tag: str, text: str) -> Element:
+    element = SubElement(parent, tag)
+    element.text = _safe(text)
+    return element
+
+
+def _safe(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def _serialize(root: Element) -> bytes:
+    body = tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()
+
+
+def _zone(name: str) -> tzinfo:
+    """The IANA zone of the programme, or UTC when the programme names none."""
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}; expected an IANA name") from exc
+
+
+def _local(value: datetime | None, zone: tzinfo) -> datetime:
+    assert value is not None
+    return value.astimezone(zone)
+
+
+def _stamp(value: datetime) -> str:
+    return value.isoformat(timespec="seconds")
+
+
+def _clock_text(value: timedelta) -> str:
+    seconds = int(value.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
+
+
+def _timeslot(sessions: list[Session], zone: tzinfo) -> timedelta:
+    """The grid step: the largest step every start and length fits, between 5 and 15 minutes."""
+    step = 0
+    for session in sessions:
+        starts_at = _local(session.starts_at, zone)
+        step = math.gcd(step, starts_at.hour * 60 + starts_at.minute)
+        if session.ends_at:
+            step = math.gcd(step, int((session.ends_at - session.starts_at).total_seconds()) // 60)
+    return timedelta(minutes=min(15, max(5, step)) if step else 15)
+
+
+def _uuid(key: str, name: str) -> str:
+    return key if _UUID.fullmatch(key) else str(uuid.uuid5(uuid.NAMESPACE_URL, name))
+
+
+def export_number(key: str) -> int:
+    """The integer id this writer gives a key (public: re-imports map it back to the key)."""
+    return _number(key)
+
+
+def _number(key: str) -> int:
+    """The key itself when it is a positive 31-bit integer, else 31 bits of its SHA-256."""
+    if key.isascii() and key.isdigit() and 0 < int(key) < _ID_LIMIT:
+        return int(key)
+    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") >> 1
+    return digest or 1
+
+
+def _event_ids(sessions: dict[str, Session]) -> dict[str, int]:
+    """A distinct id per session key; allocated in key order so that times do not matter."""
+    taken: set[int] = set()
+    ids: dict[str, int] = {}
+    for key in sorted(sessions):
+        number, attempt = _number(key), 0
+        while number in taken:
+            attempt += 1
+            number = _number(f"{key}#{attempt}")
+        taken.add(number)
+        ids[key] = number
+    return ids
+
+
+def _event_slug(prefix: str, event_id: int, title: str) -> str:
+    """frab's "<acronym>-<id>-<title>", when it fits the XSD's pattern (else no <slug>)."""
+    for head in (prefix, prefix.replace("-", "_")):
+        candidate = f"{head}-{event_id}-{slugify(title)}"
+        if _VOC_SLUG.fullmatch(candidate):
+            return candidate
+    return ""

@@ -1,0 +1,41 @@
+"""confsched export --event SLUG --format xml|json|xcal|ics|csv [--output FILE]."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from confsched.interchange.formats import WRITERS
+from confsched.interchange.ical import render_ical
+from confsched.programme.models import Event
+from confsched.programme.services import render_export, snapshot
+
+
+class Command(BaseCommand):
+    help = "Write an event's programme as frab XML, c3voc JSON, xCal, iCalendar or CSV."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--event", required=True, metavar="SLUG")
+        parser.add_argument("--format", required=True, choices=[*sorted(WRITERS), "ics"])
+        parser.add_argument("--output", "-o", default="-", help="file to write; - for stdout")
+        parser.add_argument("--base-url", default="", help="the site's address, for links")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        event = Event.objects.filter(slug=options["event"]).first()
+        if event is None:
+            raise CommandError(f"no event {options['event']!r}")
+        if options["format"] == "ics":
+            body = render_ical(
+                snapshot(event), uid_domain=event.uid_domain, calendar_name=event.name
+            )
+        else:
+            body = render_export(event, options["format"], base_url=options["base_url"])
+        if options["output"] == "-":
+            sys.stdout.buffer.write(body)
+            sys.stdout.flush()
+        else:
+            Path(options["output"]).write_bytes(body)
+            self.stderr.write(f"Wrote {len(body)} bytes to {options['output']}")
