@@ -52,6 +52,7 @@ lint: install
 
 bench: install
 	$(BIN)/python bench/list_page.py
+	$(BIN)/python bench/import_1000.py
 
 screenshots: install
 	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots

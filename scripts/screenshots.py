@@ -22,6 +22,8 @@ PAGES = {
     "session": "sessions/lightning-talk-torchjd-jacobian-descent-in-pytorch/",
     "speakers": "speakers/",
     "filtered": "?track=training-systems&q=pytorch",
+    "agenda": "agenda/",
+    "changes": "changes/",
 }
 SIZES = {"desktop": (1280, 900), "phone": (375, 812)}
 
