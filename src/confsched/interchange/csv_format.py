@@ -38,6 +38,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.zones import programme_zone
 
 FORMAT_NAME = "csv"
 DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.md)"
@@ -271,7 +272,7 @@ class _RowReader:
         title = values.get("title", "")
         if not title:
             raise self.fail(row, "title is empty; every session needs a title")
-        zone = self._row_zone(row)
+        zone = self._rowprogramme_zone(row)
         starts_at = self._time(row, "starts_at", zone)
         ends_at = self._time(row, "ends_at", zone)
         if ends_at is not None and starts_at is None:
@@ -308,7 +309,7 @@ class _RowReader:
         )
         return session, billed
 
-    def _row_zone(self, row: _Row) -> tzinfo | None:
+    def _rowprogramme_zone(self, row: _Row) -> tzinfo | None:
         name = row.values.get("timezone", "")
         if not name:
             return None
@@ -345,7 +346,7 @@ class _RowReader:
         if parsed.tzinfo is not None:
             return parsed
         if zone is None:
-            zone = self._default_zone(row, column, value)
+            zone = self._defaultprogramme_zone(row, column, value)
         local = parsed.replace(tzinfo=zone)
         # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
         # forward by the gap, a real instant (astimezone to the same zone would not).
@@ -358,7 +359,7 @@ class _RowReader:
             return moved
         return local
 
-    def _default_zone(self, row: _Row, column: str, value: str) -> tzinfo:
+    def _defaultprogramme_zone(self, row: _Row, column: str, value: str) -> tzinfo:
         if not self.default_timezone:
             raise self.fail(
                 row,
@@ -415,7 +416,7 @@ def render(
     # slug, base_url and now make the writers' common signature: a CSV row holds no link and
     # no timestamp, so the output depends on the programme alone.
     del slug, base_url, now
-    zone = _zone(programme.timezone)
+    zone = programme_zone(programme.timezone)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
     by_key = {
         session.key: session
@@ -443,16 +444,6 @@ def render(
         }
         writer.writerow(_guard(row[column]) for column in COLUMNS)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
-
-
-def _zone(name: str) -> tzinfo:
-    """The programme's IANA zone, or UTC when it names none."""
-    if not name:
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r}; expected an IANA name") from exc
 
 
 def _iso(value: datetime | None, zone: tzinfo) -> str:

@@ -65,7 +65,7 @@ import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from html.parser import HTMLParser
 from urllib.parse import quote
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
@@ -79,6 +79,7 @@ from defusedxml.ElementTree import fromstring
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.zones import programme_zone
 
 FORMAT_NAME = "frab-xml"
 DESCRIPTION = "frab/pentabarf schedule.xml (frab, pretalx, wafer; read by Giggity, EventFahrplan)"
@@ -122,7 +123,7 @@ def looks_like(head: str) -> bool:
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     """Read one schedule.xml; ParseError naming the element and field when it is broken."""
-    fallback = _given_zone(default_timezone, source)
+    fallback = _givenprogramme_zone(default_timezone, source)
     root = _parse_xml(data, source)
     for element in root.iter():
         if isinstance(element.tag, str) and "}" in element.tag:
@@ -135,7 +136,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     return _Reader(source, default_timezone, fallback).read(root)
 
 
-def _given_zone(name: str, source: str) -> tzinfo | None:
+def _givenprogramme_zone(name: str, source: str) -> tzinfo | None:
     if not name:
         return None
     try:
@@ -569,7 +570,7 @@ def render(
 ) -> bytes:
     """The programme's scheduled sessions as a schedule.xml valid against the c3voc XSD."""
     del now  # the version is a hash of the content, so output never depends on the clock
-    zone = _zone(programme.timezone)
+    zone = programme_zone(programme.timezone)
     chosen = {
         session.key: session
         for session in programme.sessions
@@ -707,16 +708,6 @@ def _safe(text: str) -> str:
 def _serialize(root: Element) -> bytes:
     body = tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()
-
-
-def _zone(name: str) -> tzinfo:
-    """The IANA zone of the programme, or UTC when the programme names none."""
-    if not name:
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r}; expected an IANA name") from exc
 
 
 def _local(value: datetime | None, zone: tzinfo) -> datetime:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from icalendar import Calendar, Event, vDuration
 
 from confsched.interchange.programme import Programme, Session, Speaker
+from confsched.interchange.zones import programme_zone
 
 FORMAT_NAME = "ical"
 PRODID = "-//confsched//confsched//EN"
@@ -43,7 +43,7 @@ def render_ical(
         raise ValueError(f"refresh_minutes must be positive, not {refresh_minutes}")
     if now is not None:
         now = _utc(now, "now")
-    zone = _zone(programme.timezone)
+    zone = programme_zone(programme.timezone)
     # Sessions waiting for an organizer's review are not published anywhere.
     chosen = [s for s in programme.sessions if not s.needs_review] if sessions is None else sessions
     # One VEVENT per key: two with one UID read as conflicting copies of a single event.
@@ -136,16 +136,6 @@ def _description(session: Session, speakers: dict[str, Speaker]) -> str:
         names.append(f"{name} ({affiliation})" if affiliation else name)
     speakers_line = f"Speakers: {', '.join(names)}" if names else ""
     return "\n\n".join(part for part in (speakers_line, session.abstract) if part)
-
-
-def _zone(name: str) -> tzinfo:
-    """The IANA zone of the programme, or UTC when the programme names none."""
-    if not name:
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r}; expected an IANA name") from exc
 
 
 def _utc(value: datetime, what: str) -> datetime:
