@@ -272,7 +272,7 @@ class _RowReader:
         title = values.get("title", "")
         if not title:
             raise self.fail(row, "title is empty; every session needs a title")
-        zone = self._rowprogramme_zone(row)
+        zone = self._row_zone(row)
         starts_at = self._time(row, "starts_at", zone)
         ends_at = self._time(row, "ends_at", zone)
         if ends_at is not None and starts_at is None:
@@ -309,7 +309,7 @@ class _RowReader:
         )
         return session, billed
 
-    def _rowprogramme_zone(self, row: _Row) -> tzinfo | None:
+    def _row_zone(self, row: _Row) -> tzinfo | None:
         name = row.values.get("timezone", "")
         if not name:
             return None
@@ -346,7 +346,7 @@ class _RowReader:
         if parsed.tzinfo is not None:
             return parsed
         if zone is None:
-            zone = self._defaultprogramme_zone(row, column, value)
+            zone = self._default_zone(row, column, value)
         local = parsed.replace(tzinfo=zone)
         # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
         # forward by the gap, a real instant (astimezone to the same zone would not).
@@ -359,7 +359,7 @@ class _RowReader:
             return moved
         return local
 
-    def _defaultprogramme_zone(self, row: _Row, column: str, value: str) -> tzinfo:
+    def _default_zone(self, row: _Row, column: str, value: str) -> tzinfo:
         if not self.default_timezone:
             raise self.fail(
                 row,

@@ -123,7 +123,7 @@ def looks_like(head: str) -> bool:
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     """Read one schedule.xml; ParseError naming the element and field when it is broken."""
-    fallback = _givenprogramme_zone(default_timezone, source)
+    fallback = _given_zone(default_timezone, source)
     root = _parse_xml(data, source)
     for element in root.iter():
         if isinstance(element.tag, str) and "}" in element.tag:
@@ -136,7 +136,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     return _Reader(source, default_timezone, fallback).read(root)
 
 
-def _givenprogramme_zone(name: str, source: str) -> tzinfo | None:
+def _given_zone(name: str, source: str) -> tzinfo | None:
     if not name:
         return None
     try:
