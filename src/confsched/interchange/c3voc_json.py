@@ -19,7 +19,7 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
   zone, else `default_timezone`, else the file is refused. `end` wins over `duration`, which
   may be H:MM, HH:MM or HH:MM:SS; without both the session has no end.
 * Text: the abstract is `abstract`, a blank line, then `description` (once when they are
-  equal). Markdown stays as written; HTML becomes plain text (see `_html_to_text`).
+  equal). Markdown stays as written; HTML becomes plain text (see `html_text`).
 * `Programme.rooms` follows `conference.rooms` when present, else the order rooms first
   appear under the days; rooms only events name come after, by name. `conference.start` and
   `end` give the dates (else the sessions' days). Two events with one key refuse the file.
@@ -58,12 +58,12 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from html.parser import HTMLParser
 from urllib.parse import quote, urljoin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 
 FORMAT_NAME = "c3voc-json"
@@ -81,11 +81,10 @@ _DURATION = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
 _SCHEDULE_KEY = re.compile(r'(?<!\\)"schedule"\s*:\s*\{')
 _CONFERENCE_KEY = re.compile(r'(?<!\\)"conference"\s*:\s*\{')
 
-_BLOCK_TAGS = frozenset(
+# Tags that make a text HTML; without one it is Markdown or plain text and stays as written.
+_HTML_TAG_NAMES = frozenset(
     "address article aside blockquote dd div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 "
-    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul".split()
-)
-_INLINE_TAGS = frozenset(
+    "header hr li main nav ol p pre section table tbody td tfoot th thead tr ul "
     "a abbr b br cite code del em i img ins kbd mark q s small span strong sub sup u".split()
 )
 _HTML_TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
@@ -552,75 +551,9 @@ def _abstract(abstract: str, description: str) -> str:
 def _clean_text(text: str) -> str:
     """Plain text or Markdown as written (line ends normalised); HTML as text."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if any(tag.lower() in _BLOCK_TAGS | _INLINE_TAGS for tag in _HTML_TAG.findall(text)):
+    if any(tag.lower() in _HTML_TAG_NAMES for tag in _HTML_TAG.findall(text)):
         text = _html_to_text(text)
     return text.strip()
-
-
-class _TextExtractor(HTMLParser):
-    """Collects text; block tags break paragraphs, list items become "- " lines."""
-
-    def __init__(self, *, collapse: bool) -> None:
-        super().__init__(convert_charrefs=True)
-        self.collapse = collapse
-        self.parts: list[str] = []
-        self.links: list[tuple[str, int]] = []
-        self.skipping = 0
-        self.preformatted = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self.skipping += 1
-        elif tag == "br":
-            self.parts.append("\n")
-        elif tag == "li":
-            self.parts.append("\n- ")
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n\n")
-            self.preformatted += tag == "pre"
-        elif tag == "a":
-            self.links.append((dict(attrs).get("href") or "", len(self.parts)))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self.skipping = max(0, self.skipping - 1)
-        elif tag == "a" and self.links:
-            href, start = self.links.pop()
-            label = "".join(self.parts[start:]).strip()
-            if href and not href.startswith(("#", "javascript:")):
-                bare = re.sub(r"^[a-z]+://", "", href).rstrip("/")
-                if label in (href, bare, ""):
-                    # The link text is the address itself: write the address once.
-                    del self.parts[start:]
-                    self.parts.append(href)
-                else:
-                    self.parts.append(f" ({href})")
-        elif tag in _BLOCK_TAGS and tag != "li":
-            self.parts.append("\n\n")
-            self.preformatted -= tag == "pre" and self.preformatted > 0
-
-    def handle_data(self, data: str) -> None:
-        if self.skipping:
-            return
-        if self.collapse and not self.preformatted:
-            data = re.sub(r"\s+", " ", data)
-        self.parts.append(data)
-
-
-def _html_to_text(text: str) -> str:
-    """Plain text of HTML: paragraphs kept, link URLs kept, tags dropped, entities unescaped.
-
-    With block tags (<p>, <li>, …) the line breaks of the source are layout and collapse; with
-    only inline tags (frab's Markdown with an <a> in it) they are the text's own and stay.
-    """
-    collapse = any(tag.lower() in _BLOCK_TAGS for tag in _HTML_TAG.findall(text))
-    extractor = _TextExtractor(collapse=collapse)
-    extractor.feed(text)
-    extractor.close()
-    joined = "".join(extractor.parts)
-    if collapse:
-        joined = "\n".join(line.strip() for line in joined.split("\n"))
-    return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
 def _zone_or_none(name: str) -> ZoneInfo | None:

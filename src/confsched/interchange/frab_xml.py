@@ -66,7 +66,6 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
-from html.parser import HTMLParser
 from urllib.parse import quote
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 from xml.etree.ElementTree import ParseError as XMLSyntaxError
@@ -78,6 +77,7 @@ from defusedxml.ElementTree import fromstring
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -103,9 +103,6 @@ _HTML_TAG = re.compile(
     r"</?(?:p|br|div|span|a|ul|ol|li|em|strong|b|i|u|h[1-6]|pre|code|blockquote|img|hr|table"
     r"|tr|td|th|dl|dt|dd|sup|sub|tt)\b[^>]*>",
     re.IGNORECASE,
-)
-_HTML_BLOCK_TAG = re.compile(
-    r"</?(?:p|br|div|ul|ol|li|h[1-6]|pre|blockquote|hr|table|tr|dl|dt|dd)\b[^>]*>", re.IGNORECASE
 )
 
 MAX_DURATION = timedelta(hours=99, minutes=59)  # the most the XSD's H:MM pattern can say
@@ -492,73 +489,6 @@ def _dedent(text: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
     cut = min(indents, default=0)
     return "\n".join([first, *(line[cut:] for line in rest)])
-
-
-class _TextExtractor(HTMLParser):
-    """Text of an HTML fragment: paragraphs kept, links as 'text (url)', tags dropped."""
-
-    _PARAGRAPH = {"p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
-                  "blockquote", "hr", "dl"}  # fmt: skip
-    _LINE = {"br", "li", "tr", "dt", "dd"}
-    _SKIP = {"script", "style", "head", "title"}
-
-    def __init__(self, *, collapse: bool) -> None:
-        super().__init__(convert_charrefs=True)
-        self.collapse = collapse
-        self.parts: list[str] = []
-        self.links: list[tuple[str, int]] = []
-        self.skipping = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self.skipping += 1
-        elif tag == "a":
-            self.links.append((dict(attrs).get("href") or "", len(self.parts)))
-        elif tag == "li":
-            self.parts.append("\n- ")
-        elif tag in self._LINE:
-            self.parts.append("\n")
-        elif tag in self._PARAGRAPH:
-            self.parts.append("\n\n")
-        if tag == "pre":
-            self.pre += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag == "a" and self.links:
-            href, start = self.links.pop()
-            label = "".join(self.parts[start:]).strip()
-            if _HTTP.match(href) or href.startswith("mailto:"):
-                if href.removeprefix("mailto:") != label:
-                    self.parts.append(f" ({href})" if label else href)
-        elif tag in self._PARAGRAPH:
-            self.parts.append("\n\n")
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-
-    def handle_data(self, data: str) -> None:
-        if self.skipping:
-            return
-        if self.collapse and not self.pre:
-            data = re.sub(r"\s+", " ", data)
-        self.parts.append(data)
-
-    def text(self) -> str:
-        text = "".join(self.parts)
-        if self.collapse:
-            text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
-            text = re.sub(r"[ \t]{2,}", " ", text)
-        return re.sub(r"\n{3,}", "\n\n", text).strip()
-
-
-def _html_to_text(html: str) -> str:
-    """Plain text of HTML; whitespace collapses only when block tags carry the layout."""
-    extractor = _TextExtractor(collapse=bool(_HTML_BLOCK_TAG.search(html)))
-    extractor.feed(html)
-    extractor.close()
-    return extractor.text()
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,8 +47,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
-from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from icalendar import Calendar, Component
@@ -56,6 +54,7 @@ from icalendar.prop import vDDDTypes
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched_pages import KINDS
 
@@ -69,10 +68,6 @@ _HTML_TAG = re.compile(
     r"</?(?:p|br|a|em|strong|b|i|u|s|strike|del|ins|small|ul|ol|li|dl|dt|dd|div|span|h[1-6]"
     r"|blockquote|pre|code|table|thead|tbody|tr|td|th|img|hr|sup|sub)\b[^>]*>",
     re.IGNORECASE,
-)
-# Markup that lays text out; without it a tag or two sit in plain text whose newlines count.
-_HTML_BLOCK_TAG = re.compile(
-    r"<(?:p|br|div|ul|ol|li|dl|h[1-6]|blockquote|pre|table|tr|hr)\b[^>]*>", re.IGNORECASE
 )
 _FLOATING_HELP = (
     "give the zone with --timezone (an IANA name such as Europe/Paris), "
@@ -637,80 +632,3 @@ def _split_affiliation(piece: str) -> tuple[str, str]:
             name = piece[:index].strip()
             return (name, piece[index + 1 : -1].strip()) if name else (piece, "")
     return piece, ""
-
-
-# --- HTML descriptions ---------------------------------------------------------------------
-
-_BLOCK_TAGS = {
-    "p", "div", "ul", "ol", "blockquote", "pre", "table", "hr",
-    "h1", "h2", "h3", "h4", "h5", "h6",
-}  # fmt: skip
-_LINE_TAGS = {"br", "tr", "li"}
-
-
-class _TextExtractor(HTMLParser):
-    """Collects text, marking paragraph breaks with "\\n\\n" and line breaks with "\\n"."""
-
-    def __init__(self, base_url: str, *, keep_newlines: bool) -> None:
-        super().__init__(convert_charrefs=True)
-        self.base_url = base_url
-        self.keep_newlines = keep_newlines
-        self.parts: list[str] = []
-        self.links: list[tuple[str, int]] = []  # href and where its text starts
-        self.skipping = 0
-        self.preformatted = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self.skipping += 1
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n\n")
-            if tag == "pre":
-                self.preformatted += 1
-        elif tag in _LINE_TAGS:
-            self.parts.append("\n- " if tag == "li" else "\n")
-        elif tag == "a":
-            href = dict(attrs).get("href") or ""
-            self.links.append((href.strip(), len(self.parts)))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self.skipping = max(0, self.skipping - 1)
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n\n")
-            if tag == "pre" and self.preformatted:
-                self.preformatted -= 1
-        elif tag == "a" and self.links:
-            href, start = self.links.pop()
-            if href and not href.startswith(("#", "javascript:")):
-                url = urljoin(self.base_url, href) if _is_absolute(self.base_url) else href
-                label = "".join(self.parts[start:]).strip()
-                if label not in (url, href):
-                    # The URL is what a reader of plain text needs to follow the link.
-                    self.parts.append(f" ({url})" if label else url)
-
-    def handle_data(self, data: str) -> None:
-        if self.skipping:
-            return
-        # HTML collapses whitespace, the newlines between tags included, except in <pre>; plain
-        # text with a stray inline tag ("<strike>") keeps its line breaks.
-        if self.preformatted or self.keep_newlines:
-            self.parts.append(data)
-        else:
-            self.parts.append(re.sub(r"\s+", " ", data))
-
-
-def _is_absolute(url: str) -> bool:
-    parts = urlsplit(url)
-    return bool(parts.scheme and parts.netloc)
-
-
-def _html_to_text(markup: str, *, base_url: str = "") -> str:
-    """Plain text of an HTML fragment: paragraphs kept, link URLs kept (made absolute against
-    `base_url` when it is an absolute URL), tags dropped, entities unescaped."""
-    parser = _TextExtractor(base_url, keep_newlines=not _HTML_BLOCK_TAG.search(markup))
-    parser.feed(markup)
-    parser.close()
-    lines = [line.strip() for line in "".join(parser.parts).split("\n")]
-    text = "\n".join(lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
