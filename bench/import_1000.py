@@ -42,7 +42,9 @@ def main() -> None:
         started = time.perf_counter()
         programme = frab_xml.parse(data, source=label)
         parsed = time.perf_counter()
-        event = create_event(slug=f"bench-{number}", name=label, timezone=programme.timezone or "UTC")
+        event = create_event(
+            slug=f"bench-{number}", name=label, timezone=programme.timezone or "UTC"
+        )
         report = load_programme(event, programme)
         loaded = time.perf_counter()
         again = load_programme(event, programme)
