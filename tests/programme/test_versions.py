@@ -135,8 +135,8 @@ def test_an_admin_edit_is_recorded_as_a_change(client: Client, demo_event) -> No
         f"/admin/programme/session/{session.pk}/change/",
         {
             "event": demo_event.pk, "kind": "Lightning Talk", "title": session.title,
-            "abstract": session.abstract, "starts_at_0": "2026-04-07", "starts_at_1": "10:15:00",
-            "ends_at_0": "2026-04-07", "ends_at_1": "10:25:00", "room": session.room_id,
+            "abstract": session.abstract, "starts_at_0": "2026-04-07", "starts_at_1": "12:15:00",
+            "ends_at_0": "2026-04-07", "ends_at_1": "12:25:00", "room": session.room_id,
             "track": session.track_id, "level": session.level_id, "language": "",
             "review_note": "",
             "speaker_links-TOTAL_FORMS": "0", "speaker_links-INITIAL_FORMS": "0",
@@ -150,3 +150,7 @@ def test_an_admin_edit_is_recorded_as_a_change(client: Client, demo_event) -> No
         "moved in time from Tue 7 Apr 11:45–11:55 to Tue 7 Apr 12:15–12:25"
     ]
     assert Session.objects.get(key=TORCHJD).sequence == 1
+    # The form shows times in the event's zone (12:15 in Paris is 10:15 UTC).
+    page = client.get(f"/admin/programme/session/{session.pk}/change/").content.decode()
+    assert 'name="starts_at_1" value="12:15:00"' in page
+    assert "Times in Europe/Paris" in page

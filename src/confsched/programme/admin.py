@@ -31,6 +31,12 @@ class TouchesEvent(admin.ModelAdmin):
         Event.objects.filter(pk__in=events).update(updated_at=timezone.now())
 
 
+def _only_event() -> Event | None:
+    """The event a new session belongs to when the site has just one."""
+    events = list(Event.objects.all()[:2])
+    return events[0] if len(events) == 1 else None
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "timezone", "start_date", "end_date")
@@ -67,6 +73,19 @@ class SessionAdmin(TouchesEvent):
     date_hierarchy = "starts_at"
     inlines = (SessionSpeakerInline,)
     readonly_fields = ("key", "sequence", "updated_at")
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):  # noqa: ANN001, ANN201
+        # Organizers read and type times in the event's own zone, not the server's UTC.
+        session = Session.objects.filter(pk=object_id).select_related("event").first()
+        event = session.event if session else _only_event()
+        if event is None:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        with timezone.override(event.zone):
+            extra = {**(extra_context or {}), "subtitle": f"Times in {event.timezone}"}
+            response = super().changeform_view(request, object_id, form_url, extra)
+            if hasattr(response, "render"):  # a lazy TemplateResponse: render in the zone
+                response.render()
+            return response
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
         # How many attendees starred each session (never who), to size rooms.
