@@ -49,6 +49,7 @@ test-postgres: install chromium
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
+	CONFSCHED_TESTING=1 $(BIN)/mypy
 
 bench: install
 	$(BIN)/python bench/list_page.py

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count
 
 from confsched.agenda.models import AgendaItem, AgendaLinks
@@ -10,7 +10,7 @@ from confsched.programme.models import Event, Session
 from confsched.programme.queries import published_sessions
 
 
-def starred_ids(user: AbstractBaseUser, event: Event) -> set[int]:
+def starred_ids(user: User, event: Event) -> set[int]:
     return set(
         AgendaItem.objects.filter(user=user, session__event=event).values_list(
             "session_id", flat=True
@@ -23,7 +23,7 @@ def agenda_sessions(event: Event, session_ids: set[int]) -> list[Session]:
     return [session for session in published_sessions(event) if session.pk in session_ids]
 
 
-def agenda_items(user: AbstractBaseUser, event: Event) -> dict[int, AgendaItem]:
+def agenda_items(user: User, event: Event) -> dict[int, AgendaItem]:
     return {
         item.session_id: item for item in AgendaItem.objects.filter(user=user, session__event=event)
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from confsched.agenda.models import AgendaItem, AgendaLinks, new_token
@@ -16,12 +16,12 @@ def session_fingerprint(session: Session) -> dict[str, str]:
     return {
         "starts_at": session.starts_at.isoformat() if session.starts_at else "",
         "ends_at": session.ends_at.isoformat() if session.ends_at else "",
-        "room": session.room.name if session.room_id else "",
+        "room": session.room.name if session.room else "",
         "title": session.title,
     }
 
 
-def star_session(user: AbstractBaseUser, session: Session) -> AgendaItem:
+def star_session(user: User, session: Session) -> AgendaItem:
     """Star for the user; starring twice changes nothing."""
     item, _ = AgendaItem.objects.get_or_create(
         user=user, session=session, defaults={"seen": session_fingerprint(session)}
@@ -29,12 +29,12 @@ def star_session(user: AbstractBaseUser, session: Session) -> AgendaItem:
     return item
 
 
-def unstar_session(user: AbstractBaseUser, session: Session) -> None:
+def unstar_session(user: User, session: Session) -> None:
     AgendaItem.objects.filter(user=user, session=session).delete()
 
 
 @transaction.atomic
-def merge_stars(user: AbstractBaseUser, session_ids: Iterable[int]) -> int:
+def merge_stars(user: User, session_ids: Iterable[int]) -> int:
     """Add a visitor's stars to their account, none lost and none doubled; returns how many."""
     wanted = set(session_ids) - set(
         AgendaItem.objects.filter(user=user).values_list("session_id", flat=True)
@@ -47,12 +47,12 @@ def merge_stars(user: AbstractBaseUser, session_ids: Iterable[int]) -> int:
     return len(sessions)
 
 
-def agenda_links(user: AbstractBaseUser, event: Event) -> AgendaLinks:
+def agenda_links(user: User, event: Event) -> AgendaLinks:
     links, _ = AgendaLinks.objects.get_or_create(user=user, event=event)
     return links
 
 
-def reset_feed_token(user: AbstractBaseUser, event: Event) -> AgendaLinks:
+def reset_feed_token(user: User, event: Event) -> AgendaLinks:
     """A new secret feed URL; the old one stops working at once."""
     links = agenda_links(user, event)
     links.feed_token = new_token()
@@ -60,7 +60,7 @@ def reset_feed_token(user: AbstractBaseUser, event: Event) -> AgendaLinks:
     return links
 
 
-def set_sharing(user: AbstractBaseUser, event: Event, *, is_on: bool) -> AgendaLinks:
+def set_sharing(user: User, event: Event, *, is_on: bool) -> AgendaLinks:
     """Turn the read-only public link on (a fresh one) or off (the old link dies)."""
     links = agenda_links(user, event)
     links.share_token = new_token() if is_on else None

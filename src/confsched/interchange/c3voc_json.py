@@ -284,7 +284,7 @@ def _read_event(
     ends_at = _event_end(reader, event, starts_at, path=path)
     room = _text(reader, event, "room", path).strip() or room
     key = _event_key(reader, event, starts_at=starts_at, room=room, title=title)
-    links = []
+    links: list[SessionSpeaker] = []
     for person_index, person in enumerate(_array(reader, event, "persons", path)):
         speaker = _read_person(reader, person, f"{path}.persons[{person_index}]")
         if speaker is not None and all(link.speaker_key != speaker.key for link in links):
@@ -611,6 +611,7 @@ def render(
     rooms += sorted({s.room for s in shown if s.room and s.room not in rooms})
     by_day: dict[date, list[Session]] = {}
     for session in shown:
+        assert session.starts_at is not None  # `shown` holds scheduled sessions only
         by_day.setdefault(session.starts_at.astimezone(zone).date(), []).append(session)
     first, last = _date_range(programme, by_day)
     speakers = {speaker.key: speaker for speaker in programme.speakers}

@@ -406,7 +406,7 @@ class _Reader:
     def dates(
         self, conference: Element, sessions: list[Session]
     ) -> tuple[date | None, date | None]:
-        found = []
+        found: list[date | None] = []
         for name in ("start", "end"):
             text = _text(conference, name)
             if not text:
@@ -662,7 +662,7 @@ def _timeslot(sessions: list[Session], zone: tzinfo) -> timedelta:
     for session in sessions:
         starts_at = _local(session.starts_at, zone)
         step = math.gcd(step, starts_at.hour * 60 + starts_at.minute)
-        if session.ends_at:
+        if session.ends_at and session.starts_at:
             step = math.gcd(step, int((session.ends_at - session.starts_at).total_seconds()) // 60)
     return timedelta(minutes=min(15, max(5, step)) if step else 15)
 

@@ -81,7 +81,7 @@ def render_ical(
         # Bounded to whole years around the sessions: the library's default (1970-2038) lists
         # every transition since 1970, and year bounds keep the block unchanged when a session
         # moves within the year.
-        local_years = [session.starts_at.astimezone(zone).year for session in scheduled]
+        local_years = [s.starts_at.astimezone(zone).year for s in scheduled if s.starts_at]
         calendar.add_missing_timezones(
             first_date=date(min(local_years), 1, 1), last_date=date(max(local_years) + 1, 1, 1)
         )
@@ -122,7 +122,7 @@ def _event(
         sequence=session.sequence,
         last_modified=last_modified,
         # Cancelled sessions stay in feeds so that subscribed calendars mark them, not lose them.
-        status="CANCELLED" if session.is_cancelled else "CONFIRMED",
+        status="CANCELLED" if session.is_cancelled else "CONFIRMED",  # type: ignore[arg-type]  # the library takes the RFC 5545 value as text
     )
 
 

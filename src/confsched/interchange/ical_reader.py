@@ -428,7 +428,7 @@ class _EventReader:
         starts_at, ends_at, all_day = self._times(event, who)
         key = self._key(event, summary or title, starts_at or all_day)
         billed, abstract = split_description(event.description, base_url=event.url)
-        links = []
+        links: list[SessionSpeaker] = []
         for speaker_name, affiliation in billed:
             speaker = Speaker(key=slugify(speaker_name), name=speaker_name, company=affiliation)
             known = self.speakers.setdefault(speaker.key, speaker)

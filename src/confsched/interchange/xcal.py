@@ -59,7 +59,7 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 def looks_like(head: str) -> bool:
     """True for an XML document whose root element is xCal's <icalendar> in its namespace."""
     match = _ROOT_TAG.match(head.lstrip("\ufeff"))
-    return bool(match) and NAMESPACE in match["attributes"]
+    return match is not None and NAMESPACE in match["attributes"]
 
 
 def render(
@@ -287,9 +287,8 @@ def _time_value(
     shown = f"<{name}><{kind}>{written}</{kind}></{name}>" if kind else f"<{name}/>"
     parsed: date | datetime | None = None
     if kind == "date-time" and (match := _DATE_TIME.match(written)):
-        parsed = _build(datetime, match.groups()[:6])
-        if parsed is not None and match[7]:
-            parsed = parsed.replace(tzinfo=UTC)
+        moment = _build(datetime, match.groups()[:6])
+        parsed = moment.replace(tzinfo=UTC) if isinstance(moment, datetime) and match[7] else moment
     elif kind == "date" and (match := _DATE.match(written)):
         parsed = _build(date, match.groups())
     if parsed is None:
@@ -304,7 +303,7 @@ def _time_value(
 
 def _build(kind: type[date] | type[datetime], parts: tuple[str, ...]) -> date | None:
     try:
-        return kind(*(int(part) for part in parts))
+        return kind(*(int(part) for part in parts))  # type: ignore[arg-type]  # year, month, …
     except ValueError:  # 2026-02-30, 25:00
         return None
 

@@ -42,7 +42,7 @@ class Filters:
         return bool(self.q or any(getattr(self, facet) for facet in FACETS))
 
     def without(self, facet: str) -> Filters:
-        return replace(self, **{facet: ()})
+        return replace(self, **{facet: ()})  # type: ignore[arg-type]  # facet names a tuple field
 
 
 def parse_filters(params: Mapping[str, Sequence[str]]) -> Filters:
@@ -113,7 +113,8 @@ def apply_filters(
     for facet, names in (known or {}).items():
         chosen = getattr(filters, facet)
         unknown += [f"{facet} {value!r}" for value in chosen if value not in names]
-        filters = replace(filters, **{facet: tuple(value for value in chosen if value in names)})
+        kept = tuple(value for value in chosen if value in names)
+        filters = replace(filters, **{facet: kept})  # type: ignore[arg-type]  # a tuple field
     # Each word must start a word of the text: "hat" finds "Red Hat", not "that".
     patterns = [re.compile(rf"\b{re.escape(word)}") for word in fold(filters.q).split()]
     rows: list[tuple[object, dict[str, str], bool]] = []

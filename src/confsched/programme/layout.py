@@ -100,8 +100,8 @@ def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
                 continue
             cell = Cell(sessions=[session], row_span=last - first)
             starts[(column, first)] = cell
-            for row in range(first, last):
-                occupied[column][row] = cell
+            for covered in range(first, last):
+                occupied[column][covered] = cell
         for index, row in enumerate(rows):
             row.cells = [
                 starts[(column, index)]

@@ -92,7 +92,7 @@ def _facets(
 
     New names come in `order` first (the source's own order), then by name.
     """
-    rows = {row.name: row for row in model.objects.filter(event=event)}
+    rows = {row.name: row for row in model._default_manager.filter(event=event)}
     slugs = {row.slug for row in rows.values()}
     positions = count(max((row.position for row in rows.values()), default=-1) + 1)
     missing = set(names) - set(rows) - {""}
@@ -104,7 +104,7 @@ def _facets(
                 break
             slug = f"{base}-{suffix}"
         slugs.add(slug)
-        rows[name] = model.objects.create(
+        rows[name] = model._default_manager.create(
             event=event, name=name, slug=slug, position=next(positions)
         )
     return rows
