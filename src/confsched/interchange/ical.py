@@ -115,7 +115,7 @@ def _event(
         start=starts_at,
         end=ends_at,
         summary=f"{session.kind}: {session.title}" if session.kind else session.title,
-        description=_description(session, speakers) or None,
+        description=calendar_description(session, speakers) or None,
         location=location or None,
         categories=[session.track] if session.track else (),
         url=url_for(session.key) if url_for else None,
@@ -126,8 +126,8 @@ def _event(
     )
 
 
-def _description(session: Session, speakers: dict[str, Speaker]) -> str:
-    """The speakers line, a blank line, then the abstract as plain text."""
+def calendar_description(session: Session, speakers: dict[str, Speaker]) -> str:
+    """The speakers line, a blank line, then the abstract as plain text (iCalendar and xCal)."""
     names = []
     for billing in session.speakers:
         speaker = speakers.get(billing.speaker_key)

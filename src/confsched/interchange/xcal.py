@@ -31,7 +31,7 @@ import defusedxml.ElementTree as SafeET
 from icalendar import vDuration
 
 from confsched.core.errors import ParseError
-from confsched.interchange.ical import FALLBACK_DTSTAMP, PRODID
+from confsched.interchange.ical import FALLBACK_DTSTAMP, PRODID, calendar_description
 from confsched.interchange.ical_reader import (
     EventFields,
     TimeValue,
@@ -142,7 +142,7 @@ def _add_event(
     _add(properties, "dtend", "date-time", _stamp(session.ends_at or session.starts_at))
     summary = f"{session.kind}: {session.title}" if session.kind else session.title
     _add(properties, "summary", "text", summary)
-    if description := _description(session, speakers):
+    if description := calendar_description(session, speakers):
         _add(properties, "description", "text", description)
     if location := ", ".join(part for part in (session.room, programme.location) if part):
         _add(properties, "location", "text", location)
@@ -158,18 +158,6 @@ def _add_event(
 
 def _add(properties: ET.Element, name: str, value_type: str, value: str) -> None:
     ET.SubElement(ET.SubElement(properties, name), value_type).text = _NOT_XML.sub("", value)
-
-
-def _description(session: Session, speakers: dict[str, Speaker]) -> str:
-    """The speakers line, a blank line, then the abstract: what render_ical writes."""
-    names = []
-    for billing in session.speakers:
-        speaker = speakers.get(billing.speaker_key)
-        name = speaker.name if speaker else billing.speaker_key
-        affiliation = billing.affiliation or (speaker.company if speaker else "")
-        names.append(f"{name} ({affiliation})" if affiliation else name)
-    speakers_line = f"Speakers: {', '.join(names)}" if names else ""
-    return "\n\n".join(part for part in (speakers_line, session.abstract) if part)
 
 
 def _stamp(value: datetime) -> str:
