@@ -415,3 +415,37 @@ def test_failed_logins_lock_the_address_for_any_account(client: Client, demo_eve
     assert _login(client, "x5", "wrong").status_code == 429
     assert _login(client, "bob", PASSWORD).status_code == 429
     assert _login(client, "bob", PASSWORD, address="192.0.2.1").status_code == 302
+
+
+@pytest.mark.parametrize("page", ["", "grid/", f"sessions/{TORCHJD}/"])
+def test_starred_sessions_show_as_starred_on_every_page(
+    client: Client, demo_event, page: str
+) -> None:
+    _star(client, TORCHJD)  # a visitor: kept in their session
+    html = client.get(BASE + page).content.decode()
+    pressed = re.findall(
+        r'<form class="star-form" method="post" action="([^"]+)"[^>]*>.*?aria-pressed="(true|false)"',
+        html,
+        re.S,
+    )
+    assert [action for action, state in pressed if state == "true"] == [
+        f"{BASE}sessions/{TORCHJD}/star"
+    ]
+    assert len(pressed) == (1 if page.startswith("sessions/") else 28)
+    # Logged in (force_login skips the merge of visitor stars): the account's stars count.
+    client.force_login(_user())
+    _star(client, HELION)
+    html = client.get(BASE + page).content.decode()
+    states = dict(
+        re.findall(
+            r'action="[^"]*/sessions/([^/"]+)/star"[^>]*>.*?aria-pressed="(true|false)"', html, re.S
+        )
+    )
+    if page.startswith("sessions/"):
+        assert states == {TORCHJD: "false"}
+    else:
+        assert (states[HELION], states[TORCHJD], list(states.values()).count("true")) == (
+            "true",
+            "false",
+            1,
+        )

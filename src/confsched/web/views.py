@@ -19,7 +19,7 @@ from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
-from confsched.web.fragments import attach_cards, zone_options
+from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
 from confsched.web.structured_data import session_json_ld
 from confsched.web.zones import ViewerZone, remember_zone, viewer_zone
 
@@ -87,6 +87,10 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     attach_cards(
         result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
     )
+    attach_star_urls(result.sessions, event=event)
+    starred = stars.starred_ids(request, event)
+    for session in result.sessions:
+        session.is_starred = session.pk in starred
     context = {
         "layout": layout,
         "filters": filters,
@@ -171,6 +175,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     if session is None:
         raise Http404(f"No session {key!r}")
     url = request.build_absolute_uri(session.get_absolute_url())
+    attach_star_urls([session], event=event_row)
     return _page(
         request,
         "confsched/session.html",

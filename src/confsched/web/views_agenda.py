@@ -22,6 +22,7 @@ from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
+from confsched.web.fragments import attach_star_urls
 from confsched.web.views import _event, _page
 from confsched.web.zones import viewer_zone
 
@@ -41,6 +42,7 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
     is_starred = request.POST.get("starred") == "1"
     stars.set_star(request, session, is_starred=is_starred)
     if request.htmx:
+        attach_star_urls([session], event=event_row)
         return render(
             request, "confsched/_star.html", {"session": session, "is_starred": is_starred}
         )
@@ -57,6 +59,7 @@ def _agenda_context(
 ) -> dict[str, Any]:
     """Days of starred sessions with their clashes, changes, the gaps, and now/next."""
     sessions = agenda_queries.agenda_sessions(event, ids)
+    attach_star_urls(sessions, event=event)
     # A cancelled pick clashes with nothing and fills no time.
     running = [session for session in sessions if not session.is_cancelled]
     clashes = overlapping(running)
