@@ -22,7 +22,7 @@ from confsched.api.schemas import (
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
 from confsched.programme import queries
-from confsched.programme.filtering import apply_filters, parse_filters
+from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.models import Change, Event, Session, Speaker
 
 api = NinjaAPI(
@@ -180,8 +180,7 @@ def get_speaker(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
 
 def _facets(slug: str, attribute: str) -> list[dict[str, str]]:
     sessions = queries.published_sessions(_event(slug))
-    rows = {getattr(s, attribute) for s in sessions if getattr(s, attribute) is not None}
-    return [_facet(row) for row in sorted(rows, key=lambda r: (r.position, r.name))]
+    return [_facet(row) for row in facet_rows(sessions, attribute)]
 
 
 @api.get("/events/{slug}/rooms", response=list[FacetOut], tags=["facets"])

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Protocol
+from typing import Any, Protocol
 
 from confsched.core.text import fold
 
@@ -141,6 +141,12 @@ def apply_filters(
         if passes(values, None):
             matched.append(session)
     return FilterResult(sessions=matched, counts=counts, unknown=unknown)
+
+
+def facet_rows(sessions: Iterable[Any], attribute: str) -> list[Any]:
+    """The rooms (tracks, levels) the sessions use, each once, in the event's order."""
+    rows = {getattr(s, attribute) for s in sessions if getattr(s, attribute) is not None}
+    return sorted(rows, key=lambda row: (row.position, row.name))
 
 
 def group_by(items: Iterable[object], key: Callable[[object], object]) -> list[tuple[object, list]]:

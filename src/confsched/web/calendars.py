@@ -7,6 +7,7 @@ any rendering from what the feed depends on; a matching If-None-Match gets a bar
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
@@ -27,14 +28,22 @@ def _matches(request: HttpRequest, etag: str) -> bool:
     return any(tag.strip().removeprefix("W/") == f'"{etag}"' for tag in asked.split(","))
 
 
+def conditional_response(
+    request: HttpRequest, *, etag: str, render: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """A bare 304 when the client holds `etag`, else what `render` makes; either way tagged."""
+    response = HttpResponseNotModified() if _matches(request, etag) else render()
+    response["ETag"] = f'"{etag}"'
+    return response
+
+
 def calendar_response(
     request: HttpRequest, *, event: Event, keys: set[str] | None, name: str, filename: str,
     etag: str, is_private: bool = False,
 ) -> HttpResponse:  # fmt: skip
     """The .ics of `keys` (every session when None), or 304 when the client has it already."""
-    if _matches(request, etag):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
+
+    def render() -> HttpResponse:
         programme = snapshot(event)
         chosen = [
             s for s in programme.sessions
@@ -51,7 +60,9 @@ def calendar_response(
         )
         response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{filename}"'
-    response["ETag"] = f'"{etag}"'
+        return response
+
+    response = conditional_response(request, etag=etag, render=render)
     if is_private:
         patch_cache_control(response, private=True, max_age=300)
         response["X-Robots-Tag"] = "noindex"

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from confsched.core.timezones import describe_zone
 from confsched.programme import queries
-from confsched.programme.filtering import apply_filters, parse_filters
+from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web import stars
@@ -122,8 +122,7 @@ def _facet_options(
         days.setdefault(local.isoformat(), local)
 
     def named(attribute: str) -> list[tuple[str, str]]:
-        rows = {getattr(s, attribute) for s in sessions if getattr(s, attribute) is not None}
-        return [(row.slug, row.name) for row in sorted(rows, key=lambda r: (r.position, r.name))]
+        return [(row.slug, row.name) for row in facet_rows(sessions, attribute)]
 
     return {
         "date": [(key, f"{day:%a} {day.day} {day:%b}") for key, day in sorted(days.items())],

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 from confsched.interchange.formats import WRITERS
 from confsched.programme.services import render_export
-from confsched.web.calendars import event_etag
+from confsched.web.calendars import conditional_response, event_etag
 from confsched.web.views import _event
 
 
@@ -19,15 +19,17 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
     if writer is None:
         raise Http404(f"No schedule.{extension}; there are: " + ", ".join(sorted(WRITERS)))
     event_row = _event(event)
-    etag = event_etag(event_row, "export", extension)
-    if request.headers.get("If-None-Match", "").strip() == f'"{etag}"':
-        response: HttpResponse = HttpResponseNotModified()
-    else:
+
+    def render() -> HttpResponse:
         body = render_export(event_row, extension, base_url=request.build_absolute_uri("/"))
         response = HttpResponse(body, content_type=writer.content_type)
         if extension == "csv":
             response["Content-Disposition"] = f'attachment; filename="{event_row.slug}.csv"'
-    response["ETag"] = f'"{etag}"'
+        return response
+
+    response = conditional_response(
+        request, etag=event_etag(event_row, "export", extension), render=render
+    )
     response["Access-Control-Allow-Origin"] = "*"  # phone apps and other sites read these
     patch_cache_control(response, public=True, max_age=60)
     return response
