@@ -33,3 +33,11 @@ class InvalidEventError(ConfschedError):
 
 class InvalidProgrammeError(ConfschedError):
     """A parsed programme breaks a rule the database relies on (such as unique keys)."""
+
+
+class ReaderFault(ParseError):
+    """A reader failed in a way its author did not foresee (a bug, reported as a refusal).
+
+    parse_files turns any unexpected exception into this, so that an import never ends in a
+    traceback; the fuzz harness counts these as defects to fix at their root.
+    """

@@ -10,9 +10,9 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
-from confsched.core.errors import ParseError, UnknownFormatError
+from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
 from confsched.interchange import (
     c3voc_json,
     csv_format,
@@ -115,17 +115,40 @@ def detect_format(source: str, data: bytes) -> Format:
     """The format whose sniffer recognises the start of `data`, or an error naming the file."""
     head = data[:200_000].decode("utf-8", errors="replace").lstrip("\ufeff")
     for fmt in FORMATS:
-        if fmt.sniff(head):
+        if _guarded(fmt, source, fmt.sniff, head):
             return fmt
     raise UnknownFormatError(
         f"not a programme confsched can read; it reads: {format_names()}", source=source
     )
 
 
-def _call(parse: Callable[..., Programme], data: bytes, **options: Any) -> Programme:
+T = TypeVar("T")
+
+
+def _guarded(
+    fmt: Format, where: str, function: Callable[..., T], /, *args: Any, **kwargs: Any
+) -> T:
+    """Run a reader; what it did not foresee becomes a ReaderFault naming the file, not a
+    traceback. Readers name the place themselves for every fault they know of; a ReaderFault
+    is a defect to fix in the reader (the fuzz harness counts them)."""
+    try:
+        return function(*args, **kwargs)
+    except ConfschedError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, re-raised as our own
+        raise ReaderFault(
+            f"the {fmt.name} reader could not read this file ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); nothing was imported. This is a defect in confsched: please "
+            "report it with the file",
+            source=where,
+        ) from exc
+
+
+def _call(fmt: Format, source: str, data: bytes, **options: Any) -> Programme:
     """Pass a reader only the options it takes (zones for naive times, our own UID domain)."""
-    accepted = inspect.signature(parse).parameters
-    return parse(data, **{name: value for name, value in options.items() if name in accepted})
+    accepted = inspect.signature(fmt.parse).parameters
+    chosen = {name: value for name, value in options.items() if name in accepted}
+    return _guarded(fmt, source, fmt.parse, data, source=source, **chosen)
 
 
 def parse_files(
@@ -148,7 +171,7 @@ def parse_files(
                     source=source,
                 )
     if fmt.reads_many_files:
-        return fmt.parse(files)
+        return _guarded(fmt, files[0][0], fmt.parse, files)
     if len(files) > 1:
         raise ParseError(
             f"{fmt.name} holds a whole programme in one file: import one file at a time",
@@ -156,7 +179,7 @@ def parse_files(
         )
     source, data = files[0]
     programme = _call(
-        fmt.parse, data, source=source, default_timezone=default_timezone,
-        uid_domain=uid_domain, location=location,
+        fmt, source, data, default_timezone=default_timezone, uid_domain=uid_domain,
+        location=location,
     )  # fmt: skip
     return replace(programme, carries=fmt.carries)
