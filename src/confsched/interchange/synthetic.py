@@ -8,13 +8,15 @@ from confsched.interchange.programme import Programme, Session, SessionSpeaker, 
 
 
 def synthetic_programme(
-    size: int, *, rooms: int = 5, days: int = 2, start: datetime | None = None
-) -> Programme:
-    """`size` sessions of 25 minutes on `days` days across `rooms` rooms, two speakers each."""
+    size: int, *, rooms: int = 5, days: int = 2, start: datetime | None = None,
+    people: int | None = None,
+) -> Programme:  # fmt: skip
+    """`size` sessions of 25 minutes on `days` days across `rooms` rooms, two speakers each,
+    drawn in turn from `people` speakers (two per session when not given)."""
     start = start or datetime(2026, 4, 7, 7, tzinfo=UTC)
+    people = people or size * 2
     speakers = [
-        Speaker(key=f"p{i}", name=f"Person {i}", company=f"Company {i % 40}")
-        for i in range(size * 2)
+        Speaker(key=f"p{i}", name=f"Person {i}", company=f"Company {i % 40}") for i in range(people)
     ]
     sessions = []
     for i in range(size):
@@ -32,8 +34,8 @@ def synthetic_programme(
                 level=("Beginner", "Advanced")[i % 2],
                 has_slides=i % 4 == 0,
                 speakers=(
-                    SessionSpeaker(f"p{2 * i}", "Company"),
-                    SessionSpeaker(f"p{2 * i + 1}"),
+                    SessionSpeaker(f"p{2 * i % people}", "Company"),
+                    SessionSpeaker(f"p{(2 * i + 1) % people}"),
                 ),
             )
         )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from itertools import count
 from typing import Any, TypeVar
 
@@ -187,6 +188,142 @@ def _with_safe_keys(programme: pm.Programme) -> pm.Programme:
     )
 
 
+# Times outside these years are mistakes in a schedule, and near year 1 or 9999 a zone's offset
+# overflows Python's datetime on every page that shows them.
+EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
+# C0 controls other than tab, line feed and carriage return: PostgreSQL refuses NUL in text, XML
+# refuses them all. Lone surrogates (from JSON "\\ud800") cannot be written as UTF-8.
+_UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
+def _limit(model: type[models.Model], name: str) -> int | None:
+    return model._meta.get_field(name).max_length  # type: ignore[union-attr]
+
+
+@dataclass
+class _Cleaner:
+    """Fits one programme's texts to the database, counting what it had to change."""
+
+    replaced: Counter[str] = field(default_factory=Counter)
+    shortened: dict[str, str] = field(default_factory=dict)  # "what" -> first example
+
+    def text(self, value: str, *, what: str, max_length: int | None = None) -> str:
+        cleaned = _UNWRITABLE.sub("\ufffd", value)
+        if cleaned != value:
+            self.replaced[what] += 1
+        if max_length is not None and len(cleaned) > max_length:
+            self.shortened.setdefault(what, cleaned[:40])
+            cleaned = cleaned[: max_length - 1].rstrip() + "…"
+        return cleaned
+
+    def warnings(self) -> list[str]:
+        found = [
+            f"{count} {what} held control characters or broken Unicode, replaced by �"
+            for what, count in sorted(self.replaced.items())
+        ]
+        found += [
+            f"a {what} was longer than the database keeps and was shortened (e.g. “{start}…”)"
+            for what, start in sorted(self.shortened.items())
+        ]
+        return found
+
+
+def _checked_time(value: datetime | None, *, session: str, name: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        stored = value.astimezone(UTC)
+    except OverflowError:
+        stored = None
+    if stored is None or not EARLIEST_YEAR <= stored.year <= LATEST_YEAR:
+        raise InvalidProgrammeError(
+            f"session {session!r}: {name} {value.isoformat()} is not a time between the years "
+            f"{EARLIEST_YEAR} and {LATEST_YEAR}; nothing was imported"
+        )
+    return stored
+
+
+def validate_programme(programme: pm.Programme) -> pm.Programme:
+    """The programme made fit for the database, or InvalidProgrammeError naming the session.
+
+    Every database sees the same values: texts lose the characters PostgreSQL or XML refuse and
+    are shortened to their columns (each with a warning), times are converted to UTC (an offset
+    such as -23:59 is fine there) and must lie between the years 1900 and 2999. Keys longer than
+    their column are handled by safe_key.
+    """
+    clean = _Cleaner()
+
+    def facet(name: str, what: str) -> str:
+        return clean.text(name, what=what, max_length=_limit(Room, "name"))
+
+    speakers = []
+    for person in programme.speakers:
+        avatar = clean.text(person.avatar_url, what="speaker picture address")
+        if len(avatar) > (_limit(Speaker, "avatar_url") or 0):
+            clean.shortened.setdefault("speaker picture address (dropped)", avatar[:40])
+            avatar = ""
+        speakers.append(
+            replace(
+                person,
+                key=clean.text(person.key, what="speaker key"),
+                avatar_url=avatar,
+                bio=clean.text(person.bio, what="speaker bio"),
+                **{
+                    name: clean.text(
+                        getattr(person, name),
+                        what=f"speaker {name}",
+                        max_length=_limit(Speaker, name),
+                    )  # fmt: skip
+                    for name in ("name", "company", "position")
+                },
+            )
+        )
+    sessions = []
+    for session in programme.sessions:
+        sessions.append(
+            replace(
+                session,
+                key=clean.text(session.key, what="session key"),
+                title=clean.text(session.title, what="title", max_length=_limit(Session, "title")),
+                kind=clean.text(session.kind, what="type", max_length=_limit(Session, "kind")),
+                language=clean.text(
+                    session.language, what="language", max_length=_limit(Session, "language")
+                ),
+                abstract=clean.text(session.abstract, what="abstract"),
+                review_note=clean.text(session.review_note, what="review note"),
+                room=facet(session.room, "room name"),
+                track=facet(session.track, "track name"),
+                level=facet(session.level, "level name"),
+                starts_at=_checked_time(session.starts_at, session=session.key, name="start"),
+                ends_at=_checked_time(session.ends_at, session=session.key, name="end"),
+                speakers=tuple(
+                    replace(
+                        link,
+                        speaker_key=clean.text(link.speaker_key, what="speaker key"),
+                        affiliation=clean.text(
+                            link.affiliation,
+                            what="affiliation",
+                            max_length=_limit(SessionSpeaker, "affiliation"),
+                        ),  # fmt: skip
+                    )
+                    for link in session.speakers
+                ),
+            )
+        )
+    cleaned = replace(
+        programme,
+        name=clean.text(programme.name, what="event name", max_length=_limit(Event, "name")),
+        location=clean.text(
+            programme.location, what="event location", max_length=_limit(Event, "location")
+        ),
+        rooms=[facet(room, "room name") for room in programme.rooms],
+        sessions=sessions,
+        speakers=speakers,
+    )
+    cleaned.warnings = [*programme.warnings, *clean.warnings()]
+    return cleaned
+
+
 def export_guid(slug: str, key: str) -> uuid.UUID:
     """The UUID confsched's frab and c3voc writers give a session whose key is not a UUID."""
     return uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:{key}")
@@ -244,7 +381,10 @@ def load_programme(
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
     none.
     """
-    programme = _own_keys(event, _with_safe_keys(programme))
+    checked = validate_programme(programme)
+    # Offsets as the source wrote them, before validation stores every time in UTC.
+    offset_warnings = _offset_warnings(event, programme)
+    programme = _own_keys(event, _with_safe_keys(checked))
     keys = Counter(session.key for session in programme.sessions)
     if doubled := sorted(key for key, times in keys.items() if times > 1):
         raise InvalidProgrammeError(
@@ -252,7 +392,7 @@ def load_programme(
             "each session needs its own identity"
         )
     report = LoadReport(
-        warnings=[*programme.warnings, *_offset_warnings(event, programme)],
+        warnings=[*programme.warnings, *offset_warnings],
         notes=list(programme.notes),
     )
     event_changes = {
@@ -312,10 +452,13 @@ def load_programme(
                 links = [(pk, kept.get(pk, affiliation)) for pk, affiliation in links]
             if carried is not None and "speakers" not in carried:
                 links = current
+            # Presence itself says "not cancelled": a format without a cancelled flag must still
+            # bring back a session that an earlier import cancelled by leaving it out.
             changed = [
                 name
                 for name in SESSION_FIELDS
-                if (carried is None or name in carried) and getattr(row, name) != values[name]
+                if (carried is None or name in carried or name == "is_cancelled")
+                and getattr(row, name) != values[name]
             ]
             if changed or current != links:
                 for name in changed:
@@ -343,7 +486,11 @@ def load_programme(
     if is_complete:
         present = {incoming.key for incoming in programme.sessions}
         for row in sessions.values():
-            if row.key not in present and not row.is_cancelled:
+            # Only what attendees could see is cancelled by absence: a session with no time or
+            # waiting for review is in no export and in no format but Sched pages and CSV, so
+            # a file without it (our own export included) says nothing about it.
+            is_published = row.starts_at is not None and not row.needs_review
+            if row.key not in present and is_published and not row.is_cancelled:
                 row.is_cancelled = True
                 row.sequence += 1
                 row.save(update_fields=["is_cancelled", "sequence", "updated_at"])
@@ -444,9 +591,19 @@ def snapshot(event: Event) -> pm.Programme:
     rows = (
         Session.objects.filter(event=event)
         .select_related("room", "track", "level")
-        .prefetch_related("speaker_links__speaker")
         .order_by("starts_at", "key")
     )
+    # One join for every session's speakers, not a prefetch: a prefetch sends every id as a
+    # query parameter, and past ~1,000 speakers SQLite refuses the expression as too deep.
+    links: dict[int, list[pm.SessionSpeaker]] = {}
+    for session_id, speaker_key, affiliation in (
+        SessionSpeaker.objects.filter(session__event=event)
+        .order_by("session_id", "position")
+        .values_list("session_id", "speaker__key", "affiliation")
+    ):
+        links.setdefault(session_id, []).append(
+            pm.SessionSpeaker(speaker_key=speaker_key, affiliation=affiliation)
+        )
     sessions = [
         pm.Session(
             key=row.key,
@@ -461,10 +618,7 @@ def snapshot(event: Event) -> pm.Programme:
             has_slides=row.has_slides,
             language=row.language,
             is_cancelled=row.is_cancelled,
-            speakers=tuple(
-                pm.SessionSpeaker(speaker_key=link.speaker.key, affiliation=link.affiliation)
-                for link in row.speaker_links.all()
-            ),
+            speakers=tuple(links.get(row.pk, ())),
             needs_review=row.needs_review,
             review_note=row.review_note,
             sequence=row.sequence,
