@@ -23,11 +23,13 @@ var/secret_key:
 	@mkdir -p var
 	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
-# Migrate the SQLite default, import the demo event (again: re-imports change nothing) and serve it.
+# Migrate the SQLite default, import the demo event (only when it is new or its files changed, so
+# that an organizer's edits in the admin stay) and serve it.
 run: install var/secret_key
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
-		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris $(DEMO_FILES)
+		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --skip-unchanged \
+		$(DEMO_FILES)
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched serve --host $(HOST) --port $(PORT)
 
 # Browser tests drive the system's Chromium; install it where we may (root with apt-get).

@@ -15,6 +15,7 @@ from tests.conftest import DEMO_DIR, DEMO_SLUG
 pytestmark = pytest.mark.django_db
 
 DEMO_PATHS = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
+TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 
 
 def _import(*args: str) -> str:
@@ -109,12 +110,24 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     _assert_nothing_written()
 
 
-def test_a_new_event_needs_a_time_zone() -> None:
+def test_a_new_event_takes_the_zone_its_pages_imply() -> None:
+    # Sched writes CEST times (UTC+02:00) and the venue's city: Paris.
+    output = _import("--event", "new-event", *DEMO_PATHS).splitlines()
+    assert output[0] == "Created event new-event (Europe/Paris)"
+    assert [line for line in output if "note: time zone" in line] == [
+        "  note: time zone Europe/Paris: the location “Paris, France” and the times written "
+        "at UTC+02:00 point to Europe/Paris"
+    ]
+
+
+def test_a_new_event_needs_a_time_zone_when_the_file_implies_none(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "Talk,2026-10-27T10:00Z,2026-10-27T11:00Z,B\n")
     with pytest.raises(CommandError) as caught:
-        _import("--event", "new-event", *DEMO_PATHS)
+        _import("--event", "new-event", path)
     assert str(caught.value) == (
-        "event 'new-event' does not exist; give --timezone (an IANA name such as Europe/Paris) "
-        "to create it"
+        "event 'new-event' does not exist and its time zone is unknown: the file names no time "
+        "zone and writes no local UTC offsets; give --timezone (an IANA name such as "
+        "Europe/Paris) to create it"
     )
     _assert_nothing_written()
 
@@ -127,3 +140,62 @@ def test_an_unknown_time_zone_is_refused() -> None:
         "Nothing was imported."
     )
     _assert_nothing_written()
+
+
+def _csv(tmp_path: Path, rows: str) -> str:
+    path = tmp_path / "programme.csv"
+    path.write_text("title,starts_at,ends_at,room\n" + rows, encoding="utf-8")
+    return str(path)
+
+
+def test_a_file_whose_times_carry_offsets_creates_the_event_in_the_zone_they_imply(
+    tmp_path: Path,
+) -> None:
+    path = _csv(
+        tmp_path,
+        "Before the change,2026-10-24T10:00+02:00,2026-10-24T11:00+02:00,A\n"
+        "After the change,2026-10-26T10:00+01:00,2026-10-26T11:00+01:00,A\n"
+        "Only in Kathmandu,2026-10-27T10:00+05:45,2026-10-27T11:00+05:45,B\n",
+    )
+    with pytest.raises(CommandError) as refused:
+        _import("--event", "guessed", path)
+    assert str(refused.value) == (
+        "event 'guessed' does not exist and its time zone is unknown: no time zone has the "
+        "offsets UTC+01:00, UTC+02:00, UTC+05:45 at the times written; give --timezone (an "
+        "IANA name such as Europe/Paris) to create it"
+    )
+    assert not Event.objects.filter(slug="guessed").exists()
+    nepal = _csv(tmp_path, "Talk,2026-10-27T10:00+05:45,2026-10-27T11:00+05:45,B\n")
+    output = _import("--event", "guessed", nepal)
+    assert output.splitlines()[0] == "Created event guessed (Asia/Kathmandu)"
+    assert (
+        "  note: time zone Asia/Kathmandu: only Asia/Kathmandu has the offsets UTC+05:45 then"
+        in (output.splitlines())
+    )
+    assert Event.objects.get(slug="guessed").timezone == "Asia/Kathmandu"
+
+
+def test_skip_unchanged_keeps_edits_made_since_the_last_import_of_the_same_files() -> None:
+    first = ["--event", DEMO_SLUG, "--timezone", "Europe/Paris", "--skip-unchanged"]
+    _import(*first, *DEMO_PATHS)
+    Session.objects.filter(event__slug=DEMO_SLUG, key=TORCHJD).update(title="Edited by hand")
+    assert _import(*first, *DEMO_PATHS) == (
+        f"{DEMO_SLUG} was last imported from these same files: nothing to do.\n"
+    )
+    assert Session.objects.get(event__slug=DEMO_SLUG, key=TORCHJD).title == "Edited by hand"
+
+
+def test_skip_unchanged_imports_files_that_changed(tmp_path: Path) -> None:
+    copies = []
+    for path in DEMO_PATHS:
+        copy = tmp_path / Path(path).name
+        copy.write_bytes(Path(path).read_bytes())
+        copies.append(str(copy))
+    _import("--event", DEMO_SLUG, "--timezone", "Europe/Paris", "--skip-unchanged", *copies)
+    Session.objects.filter(event__slug=DEMO_SLUG, key=TORCHJD).update(title="Edited by hand")
+    listing = Path(copies[0])
+    listing.write_text(listing.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    output = _import("--event", DEMO_SLUG, "--skip-unchanged", *copies)
+    assert output.splitlines()[0].startswith(f"Imported 5 file(s) into {DEMO_SLUG}: 0 sessions")
+    title = Session.objects.get(event__slug=DEMO_SLUG, key=TORCHJD).title
+    assert title == "TorchJD: Jacobian Descent in PyTorch"

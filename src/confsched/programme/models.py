@@ -40,6 +40,9 @@ class Event(models.Model):
     end_date = models.DateField(null=True, blank=True)
     location = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # sha256 of the files the last import read: `import --skip-unchanged` leaves the event (and
+    # the organizer's edits since) alone when they are the same files again.
+    import_digest = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["slug"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from typing import Any
 
@@ -12,8 +13,18 @@ from tqdm import tqdm
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
+from confsched.interchange.zones import guess_zone
 from confsched.programme.models import Event, uid_domain_for
 from confsched.programme.services import LoadReport, create_event, load_programme
+
+
+def files_digest(files: list[tuple[str, bytes]]) -> str:
+    """One sha256 over the files' names and contents, in a fixed order."""
+    digest = hashlib.sha256()
+    for name, data in sorted(files):
+        digest.update(f"{len(name)}:{name}:{len(data)}:".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
 class Command(BaseCommand):
@@ -43,11 +54,22 @@ class Command(BaseCommand):
             "--partial", action="store_true",
             help="the files hold part of the programme: do not cancel sessions they lack",
         )  # fmt: skip
+        parser.add_argument(
+            "--skip-unchanged", action="store_true",
+            help="do nothing when the event exists and the files are the ones it was last "
+            "imported from (keeps the organizer's edits since)",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             files = [read_source(location) for location in options["sources"]]
             existing = Event.objects.filter(slug=options["event"]).first()
+            digest = files_digest(files)
+            if options["skip_unchanged"] and existing and existing.import_digest == digest:
+                self.stdout.write(
+                    f"{existing.slug} was last imported from these same files: nothing to do."
+                )
+                return
             zone = options["timezone"] or (existing.timezone if existing else "")
             programme = parse_files(
                 files, format_name=options["format"], default_timezone=zone,
@@ -59,10 +81,15 @@ class Command(BaseCommand):
                 if event is None:
                     zone = options["timezone"] or programme.timezone
                     if not zone:
-                        raise CommandError(
-                            f"event {options['event']!r} does not exist; give --timezone "
-                            "(an IANA name such as Europe/Paris) to create it"
-                        )
+                        guess = guess_zone(programme)
+                        if not guess.name:
+                            raise CommandError(
+                                f"event {options['event']!r} does not exist and its time zone "
+                                f"is unknown: {guess.reason}; give --timezone (an IANA name "
+                                "such as Europe/Paris) to create it"
+                            )
+                        zone = guess.name
+                        programme.notes.append(f"time zone {zone}: {guess.reason}")
                     event = create_event(
                         slug=options["event"], name=options["name"] or programme.name,
                         timezone=zone,
@@ -77,6 +104,7 @@ class Command(BaseCommand):
                         is_complete=not options["partial"],
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
+                Event.objects.filter(pk=event.pk).update(import_digest=digest)
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
