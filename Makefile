@@ -9,7 +9,7 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run demo test test-postgres lint bench chromium screenshots clean
+.PHONY: install run demo test test-postgres lint bench bench-load wrk fuzz chromium screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,19 @@ lint: install
 bench: install
 	$(BIN)/python bench/list_page.py
 	$(BIN)/python bench/import_1000.py
+
+# The load benchmark drives `confsched serve` with wrk (Debian's package) on SQLite and PostgreSQL.
+wrk:
+	@if ! command -v wrk >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
+		else \
+			echo "wrk is missing: install it (apt-get install wrk) to run the load benchmark."; exit 1; \
+		fi; \
+	fi
+
+bench-load: install wrk
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
 screenshots: install
 	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots

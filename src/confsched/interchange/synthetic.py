@@ -9,10 +9,11 @@ from confsched.interchange.programme import Programme, Session, SessionSpeaker, 
 
 def synthetic_programme(
     size: int, *, rooms: int = 5, days: int = 2, start: datetime | None = None,
-    people: int | None = None,
+    people: int | None = None, slot_minutes: int = 30, abstract_sentences: int = 12,
 ) -> Programme:  # fmt: skip
-    """`size` sessions of 25 minutes on `days` days across `rooms` rooms, two speakers each,
-    drawn in turn from `people` speakers (two per session when not given)."""
+    """`size` sessions on `days` days across `rooms` rooms, one every `slot_minutes` in each
+    room (each 5 minutes shorter), two speakers each, drawn in turn from `people` speakers (two
+    per session when not given); abstracts of 36 characters a sentence."""
     start = start or datetime(2026, 4, 7, 7, tzinfo=UTC)
     people = people or size * 2
     speakers = [
@@ -20,15 +21,15 @@ def synthetic_programme(
     ]
     sessions = []
     for i in range(size):
-        slot = start + timedelta(days=i % days, minutes=30 * ((i // days) // rooms))
+        slot = start + timedelta(days=i % days, minutes=slot_minutes * ((i // days) // rooms))
         sessions.append(
             Session(
                 key=f"s{i}",
                 title=f"Session number {i} about tensors",
                 kind="Talk",
-                abstract="An abstract with several sentences. " * 12,
+                abstract="An abstract with several sentences. " * abstract_sentences,
                 starts_at=slot,
-                ends_at=slot + timedelta(minutes=25),
+                ends_at=slot + timedelta(minutes=slot_minutes - 5),
                 room=f"Room {i % rooms}",
                 track=f"Track {i % 8}",
                 level=("Beginner", "Advanced")[i % 2],

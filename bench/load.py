@@ -1,0 +1,273 @@
+"""Load benchmark: serve synthetic events with `confsched serve` and drive every page with wrk.
+
+Usage: python bench/load.py [--sizes 200,1000,5000] [--databases sqlite,postgres]
+                            [--duration 8] [--connections 16] [--workers 2] [--only list,grid]
+
+For each database and event size it builds a fresh database holding one event shaped like a
+FOSDEM-sized programme (10 rooms per 1,000 sessions and at least 10, two days, 1.372 speakers
+per session, ~800-character abstracts) and one attendee with 50 stars, starts `confsched serve`
+with the given number of gunicorn workers, and runs wrk against each URL as a visitor and,
+for pages that differ per person, as the signed-in attendee. It prints one table row per URL:
+requests/s, latency p50/p99, CPU milliseconds per request (user + system time of the gunicorn
+workers from /proc, divided by the requests served) and bytes on the wire per response
+(headers included, as wrk counts them; responses compressed when the server chooses to, since
+wrk asks with `Accept-Encoding: gzip, br`).
+
+PostgreSQL is reached at CONFSCHED_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432)
+in a database `confsched_bench` that is dropped and made anew for every size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+POSTGRES = os.environ.get("CONFSCHED_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+SLUG = "bench"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+# (label, path under /<event>/, whether a signed-in attendee sees something else)
+PAGES = [
+    ("list", "", True),
+    ("grid", "grid/", True),
+    ("list filtered", "?q=tensors&room=room-3&level=advanced", True),
+    ("session", "sessions/s{middle}/", True),
+    ("speakers", "speakers/", False),
+    ("speaker", "speakers/p{middle}/", False),
+    ("schedule.xml", "schedule.xml", False),
+    ("schedule.json", "schedule.json", False),
+    ("schedule.ics", "schedule.ics", False),
+    ("schedule.xml 304", "schedule.xml", False),
+]
+
+SETUP = textwrap.dedent(
+    """
+    import django, sys
+    django.setup()
+    from dataclasses import replace
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from confsched.agenda.models import AgendaItem
+    from confsched.interchange.synthetic import synthetic_programme
+    from confsched.programme.models import Session
+    from confsched.programme.services import create_event, load_programme
+
+    size = int(sys.argv[1])
+    rooms = max(10, size // 100)
+    programme = synthetic_programme(
+        size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
+        slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
+    )
+    event = create_event(slug="bench", name="Bench", timezone="Europe/Brussels")
+    load_programme(event, programme)
+    user = get_user_model().objects.create_user("attendee", password="not-used-here")
+    picks = Session.objects.filter(event=event).order_by("key")[: 50 * 7 : 7]
+    AgendaItem.objects.bulk_create(AgendaItem(user=user, session=s) for s in picks)
+    client = Client()
+    client.force_login(user)
+    print(client.cookies["sessionid"].value)
+    """
+)
+
+
+@dataclass
+class Result:
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    bytes_read: int
+    cpu_ms: float
+    non_2xx: int
+
+
+def _run(args: list[str], env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess:
+    return subprocess.run(args, env=env, check=True, capture_output=True, text=True, **kwargs)  # noqa: S603 - our own commands
+
+
+def _recreate_postgres_database() -> str:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        connection.execute("DROP DATABASE IF EXISTS confsched_bench")
+        connection.execute("CREATE DATABASE confsched_bench")
+    return f"{POSTGRES}/confsched_bench"
+
+
+def _worker_pids(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def _cpu_ticks(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+_SIZES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+
+
+def _wrk(url: str, *, duration: int, connections: int, headers: list[str]) -> dict[str, float]:
+    command = [
+        "wrk", f"-c{connections}", f"-t{min(connections, 2)}", f"-d{duration}s", "--latency",
+        "-H", "Accept-Encoding: gzip, br",
+    ]  # fmt: skip
+    for header in headers:
+        command += ["-H", header]
+    output = subprocess.run(  # noqa: S603 - wrk with our own arguments
+        [*command, url], check=True, capture_output=True, text=True
+    ).stdout
+    latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", output, re.MULTILINE))
+    done = re.search(r"(\d+) requests in ([\d.]+)(\w+), ([\d.]+)(\w+) read", output)
+    if done is None:
+        raise RuntimeError(f"wrk printed no summary:\n{output}")
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+
+    def millis(text: str) -> float:
+        number, unit = re.fullmatch(r"([\d.]+)(\w+)", text).groups()  # type: ignore[union-attr]
+        return float(number) * _UNITS[unit]
+
+    return {
+        "requests": int(done.group(1)),
+        "seconds": float(done.group(2)) * {"s": 1, "m": 60, "ms": 0.001}[done.group(3)],
+        "bytes": float(done.group(4)) * _SIZES[done.group(5)],
+        "p50": millis(latency["50"]),
+        "p99": millis(latency["99"]),
+        "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+    }
+
+
+def measure(
+    base: str, path: str, *, master: int, duration: int, connections: int, headers: list[str]
+) -> Result:
+    pids = _worker_pids(master)
+    try:  # warm the workers' caches once
+        asked = urllib.request.Request(  # noqa: S310 - our own server on loopback
+            base + path, headers=dict(h.split(": ", 1) for h in headers)
+        )
+        urllib.request.urlopen(asked).read()  # noqa: S310 - our own server on loopback
+    except urllib.error.HTTPError as answer:
+        if answer.code != 304:
+            raise
+    before = _cpu_ticks(pids)
+    found = _wrk(base + path, duration=duration, connections=connections, headers=headers)
+    used = _cpu_ticks(pids) - before
+    requests = int(found["requests"]) or 1
+    return Result(
+        requests=requests,
+        seconds=found["seconds"],
+        p50_ms=found["p50"],
+        p99_ms=found["p99"],
+        bytes_read=int(found["bytes"]),
+        cpu_ms=used * 1000 / CLOCK_TICKS / requests,
+        non_2xx=int(found["non_2xx"]),
+    )
+
+
+def _etag(url: str) -> str:
+    with urllib.request.urlopen(url) as response:  # noqa: S310 - our own server on loopback
+        return response.headers["ETag"]
+
+
+def bench_one(database: str, size: int, args: argparse.Namespace) -> None:
+    data_dir = Path(tempfile.mkdtemp(prefix="confsched-load-"))
+    env = {
+        **os.environ,
+        "CONFSCHED_DATA_DIR": str(data_dir),
+        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "confsched.settings",
+    }
+    env.pop("CONFSCHED_TESTING", None)
+    env.pop("DEBUG", None)
+    if database == "postgres":
+        env["DATABASE_URL"] = _recreate_postgres_database()
+    else:
+        env.pop("DATABASE_URL", None)
+    _run([str(BIN / "confsched"), "migrate", "--noinput"], env)
+    started = time.perf_counter()
+    cookie = _run([sys.executable, "-c", SETUP, str(size)], env).stdout.strip().splitlines()[-1]
+    built = time.perf_counter() - started
+    port = args.port
+    server = subprocess.Popen(  # noqa: S603 - our own command
+        [str(BIN / "confsched"), "serve", "--port", str(port), "--workers", str(args.workers)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}/{SLUG}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base, timeout=30).read()  # noqa: S310 - loopback
+                break
+            except OSError:
+                time.sleep(0.2)
+        print(f"\n{database}, {size} sessions (event built in {built:.1f} s)")
+        print(
+            f"{'page':<18} {'who':<9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+            f"{'CPU ms/req':>10} {'bytes/resp':>11}"
+        )
+        middle = size // 2
+        for label, path, personal in PAGES:
+            if args.only and label not in args.only:
+                continue
+            path = path.format(middle=middle)
+            headers = []
+            if label.endswith(" 304"):
+                headers.append(f"If-None-Match: {_etag(base + path)}")
+            for who in ("visitor", "attendee") if personal else ("visitor",):
+                asked = [*headers, f"Cookie: sessionid={cookie}"] if who == "attendee" else headers
+                result = measure(
+                    base, path, master=server.pid, duration=args.duration,
+                    connections=args.connections, headers=asked,
+                )  # fmt: skip
+                flag = f"  ({result.non_2xx} non-2xx/3xx)" if result.non_2xx else ""
+                print(
+                    f"{label:<18} {who:<9} {result.requests / result.seconds:>8.1f} "
+                    f"{result.p50_ms:>8.1f} {result.p99_ms:>8.1f} {result.cpu_ms:>10.1f} "
+                    f"{result.bytes_read / result.requests:>11.0f}{flag}",
+                    flush=True,
+                )
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="200,1000,5000")
+    parser.add_argument("--databases", default="sqlite,postgres")
+    parser.add_argument("--duration", type=int, default=8, help="seconds of wrk per URL")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--only", default="", help="comma-separated page labels to run")
+    args = parser.parse_args()
+    args.only = {label.strip() for label in args.only.split(",") if label.strip()}
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed: apt-get install wrk (make bench-load does it)")
+    for database in args.databases.split(","):
+        for size in (int(s) for s in args.sizes.split(",")):
+            bench_one(database.strip(), size, args)
+
+
+if __name__ == "__main__":
+    main()
