@@ -1,12 +1,23 @@
-"""The JSON API at /api/v1/: the same queries as the pages, paginated, with an OpenAPI document."""
+"""The JSON API at /api/v1/: the same queries as the pages, paginated, with an OpenAPI document.
+
+Every error answers `{"detail": "<what and where>"}`: 400 for a value the API understands but
+cannot use (an unknown time zone), 404 for an event, session, speaker or page that does not
+exist, 422 for a request the API does not take (an unknown query parameter, a malformed value,
+page < 1, page_size outside 1..500).
+"""
 # No "from __future__ import annotations": django-ninja reads these annotations at run time.
 
-from typing import Any
+import datetime as dt
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, Literal
 
-from django.http import HttpRequest
-from ninja import NinjaAPI, Query, Schema
-from ninja.errors import HttpError
-from ninja.pagination import PageNumberPagination, paginate
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from ninja import Field, NinjaAPI, Query, Schema
+from ninja.errors import HttpError, ValidationError
+from ninja.operation import Operation
+from ninja.pagination import PaginationBase, paginate
 
 from confsched import __version__
 from confsched.api.schemas import (
@@ -14,6 +25,7 @@ from confsched.api.schemas import (
     ErrorOut,
     EventOut,
     FacetOut,
+    IndexOut,
     SessionOut,
     SessionSpeakerOut,
     SpeakerOut,
@@ -37,15 +49,94 @@ api = NinjaAPI(
 )
 
 
-class Page(PageNumberPagination):
-    class Input(Schema):
-        page: int = 1
-        page_size: int = 100
+# The error statuses each kind of operation can answer, each with the one error body.
+NOT_FOUND_OR_REFUSED: dict[int, Any] = {404: ErrorOut, 422: ErrorOut}
 
-    def paginate_queryset(self, queryset: Any, pagination: Input, **params: Any) -> Any:
-        pagination.page_size = max(1, min(pagination.page_size, 500))
-        self.page_size = pagination.page_size
-        return super().paginate_queryset(queryset, pagination, **params)
+
+_SHOWN_PROBLEMS = 5
+
+
+def _where(location: Any) -> str:
+    """('query', 'filters', 'date', 0) -> "query parameter 'date'": the name the client sent.
+
+    Between the source and the name come the view's argument names and list positions, which
+    mean nothing to a client; the last named part is the parameter as it appears in the URL.
+    """
+    source, *path = location or ("request",)
+    names = [part for part in path if isinstance(part, str)]
+    return f"{source} parameter {names[-1]!r}" if names else str(source)
+
+
+@api.exception_handler(ValidationError)
+def _refused(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    # One error shape for every status, so that clients read `detail` as text everywhere.
+    problems = [f"{_where(error.get('loc', ()))}: {error.get('msg', '')}" for error in exc.errors]
+    shown = problems[:_SHOWN_PROBLEMS]
+    if len(problems) > len(shown):  # a repeated bad value must not make a huge answer
+        shown.append(f"and {len(problems) - len(shown)} more")
+    return api.create_response(request, {"detail": "; ".join(shown)}, status=422)
+
+
+def _query_names(operation: Operation) -> frozenset[str]:
+    """The query parameters an operation declares (its filters and its pagination)."""
+    names: set[str] = set()
+    for model in operation.models:
+        if model.__ninja_param_source__ == "query":
+            names.update(getattr(model, "__ninja_flatten_map__", None) or model.model_fields)
+    return frozenset(names)
+
+
+def _refuse_unknown_parameters(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Answer 422 for a query parameter the operation does not declare.
+
+    django-ninja drops undeclared parameters silently, so `?limit=5` would return the first
+    page as if obeyed; a client must learn that the API did not do what it asked.
+    """
+    # A "view" decorator receives the operation's bound run method, which knows its models.
+    known = _query_names(run.__self__)  # type: ignore[attr-defined]
+
+    @wraps(run)
+    def checked(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        unknown = [name for name in request.GET if name not in known]
+        if unknown:
+            takes = ", ".join(sorted(known)) if known else "no query parameters"
+            named = ", ".join(repr(name[:64]) for name in unknown[:5])
+            plural = "s" if len(unknown) > 1 else ""
+            detail = f"unknown query parameter{plural} {named}: this operation takes {takes}"
+            return api.create_response(request, {"detail": detail}, status=422)
+        return run(request, **kwargs)
+
+    return checked
+
+
+api.add_decorator(_refuse_unknown_parameters, mode="view")
+
+MAX_PAGE_SIZE = 500
+
+
+class Page(PaginationBase):
+    """Pages numbered from 1: page < 1 is refused (422), a page past the last one is 404.
+
+    Page 1 always exists, empty for an empty collection, so a client can always start there.
+    """
+
+    class Input(Schema):
+        page: int = Field(1, ge=1, description="1 for the first page; past the last page: 404")
+        page_size: int = Field(100, ge=1, le=MAX_PAGE_SIZE, description="items per page")
+
+    def paginate_queryset(
+        self, queryset: Any, pagination: Input, request: HttpRequest, **params: Any
+    ) -> dict[str, Any]:
+        count = self._items_count(queryset)
+        pages = max(1, -(-count // pagination.page_size))
+        if pagination.page > pages:
+            raise HttpError(
+                404,
+                f"no page {pagination.page}: {count} items make {pages} page"
+                f"{'s' if pages > 1 else ''} of {pagination.page_size}",
+            )
+        start = (pagination.page - 1) * pagination.page_size
+        return {"items": queryset[start : start + pagination.page_size], "count": count}
 
 
 def _event(slug: str) -> Event:
@@ -107,30 +198,54 @@ def _change_out(change: Change, version: int, created_at: Any) -> dict[str, Any]
     }  # fmt: skip
 
 
-@api.get("/events", response=list[EventOut], tags=["events"])
+# URL templates for the collections under an event; {slug} is an event's slug from /events.
+EVENT_COLLECTIONS = ("sessions", "speakers", "rooms", "tracks", "levels", "versions", "changes")
+
+
+@api.get("/", response={200: IndexOut, 422: ErrorOut}, tags=["index"], url_name="index")
+def index(request: HttpRequest) -> dict[str, Any]:
+    """What this API is and where everything in it lives."""
+    root = _url(request, reverse("api-v1:api-root"))
+    event = root + "events/{slug}"
+    return {
+        "name": api.title,
+        "version": api.version,
+        "confsched_version": __version__,
+        "links": {
+            "docs": _url(request, reverse("api-v1:openapi-view")),
+            "openapi": _url(request, reverse("api-v1:openapi-json")),
+            "events": root + "events",
+            "event": event,
+            **{name: f"{event}/{name}" for name in EVENT_COLLECTIONS},
+        },
+    }
+
+
+@api.get("/events", response={200: list[EventOut], **NOT_FOUND_OR_REFUSED}, tags=["events"])
 @paginate(Page)
 def list_events(request: HttpRequest) -> list[dict[str, Any]]:
     return [_event_out(request, event) for event in queries.events_listed()]
 
 
-@api.get("/events/{slug}", response={200: EventOut, 404: ErrorOut}, tags=["events"])
+@api.get("/events/{slug}", response={200: EventOut, **NOT_FOUND_OR_REFUSED}, tags=["events"])
 def get_event(request: HttpRequest, slug: str) -> dict[str, Any]:
     return _event_out(request, _event(slug))
 
 
 class SessionFilters(Schema):
-    date: list[str] = []
+    # Typed, so that a malformed date or slides value is refused (422) rather than ignored.
+    date: list[dt.date] = Field([], description="days (YYYY-MM-DD) in `tz`")
     room: list[str] = []
     track: list[str] = []
     level: list[str] = []
-    slides: list[str] = []
+    slides: list[Literal["yes", "no"]] = []
     q: str = ""
-    tz: str = ""
+    tz: str = Field("", description="IANA zone for `date` (the event's zone when empty)")
 
 
 @api.get(
     "/events/{slug}/sessions",
-    response={200: list[SessionOut], 400: ErrorOut, 404: ErrorOut},
+    response={200: list[SessionOut], 400: ErrorOut, **NOT_FOUND_OR_REFUSED},
     tags=["sessions"],
 )
 @paginate(Page)
@@ -144,15 +259,20 @@ def list_sessions(
         zone = get_zone(filters.tz) if filters.tz else event.zone
     except InvalidEventError as exc:
         raise HttpError(400, str(exc)) from exc
-    params = {name: values for name, values in filters.dict().items() if name != "tz"}
-    params["q"] = [params["q"]] if params["q"] else []
+    params: dict[str, list[str]] = {
+        "date": [day.isoformat() for day in filters.date],
+        "room": filters.room, "track": filters.track, "level": filters.level,
+        "slides": list(filters.slides), "q": [filters.q] if filters.q else [],
+    }  # fmt: skip
     sessions = queries.published_sessions(event)
     result = apply_filters(sessions, parse_filters(params), zone=zone)
     return [_session_out(request, session, event) for session in result.sessions]
 
 
 @api.get(
-    "/events/{slug}/sessions/{key}", response={200: SessionOut, 404: ErrorOut}, tags=["sessions"]
+    "/events/{slug}/sessions/{key}",
+    response={200: SessionOut, **NOT_FOUND_OR_REFUSED},
+    tags=["sessions"],
 )
 def get_session(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
     event = _event(slug)
@@ -162,14 +282,20 @@ def get_session(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
     return _session_out(request, session, event)
 
 
-@api.get("/events/{slug}/speakers", response=list[SpeakerOut], tags=["speakers"])
+@api.get(
+    "/events/{slug}/speakers",
+    response={200: list[SpeakerOut], **NOT_FOUND_OR_REFUSED},
+    tags=["speakers"],
+)
 @paginate(Page)
 def list_speakers(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     return [_speaker_out(request, speaker) for speaker in queries.speakers_listed(_event(slug))]
 
 
 @api.get(
-    "/events/{slug}/speakers/{key}", response={200: SpeakerOut, 404: ErrorOut}, tags=["speakers"]
+    "/events/{slug}/speakers/{key}",
+    response={200: SpeakerOut, **NOT_FOUND_OR_REFUSED},
+    tags=["speakers"],
 )
 def get_speaker(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
     speaker = queries.speaker_for_key(_event(slug), key)
@@ -180,25 +306,41 @@ def get_speaker(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
 
 def _facets(slug: str, attribute: str) -> list[dict[str, str]]:
     sessions = queries.published_sessions(_event(slug))
-    return [_facet(row) for row in facet_rows(sessions, attribute)]
+    return [{"slug": row.slug, "name": row.name} for row in facet_rows(sessions, attribute)]
 
 
-@api.get("/events/{slug}/rooms", response=list[FacetOut], tags=["facets"])
+@api.get(
+    "/events/{slug}/rooms",
+    response={200: list[FacetOut], **NOT_FOUND_OR_REFUSED},
+    tags=["facets"],
+)
 def list_rooms(request: HttpRequest, slug: str) -> list[dict[str, str]]:
     return _facets(slug, "room")
 
 
-@api.get("/events/{slug}/tracks", response=list[FacetOut], tags=["facets"])
+@api.get(
+    "/events/{slug}/tracks",
+    response={200: list[FacetOut], **NOT_FOUND_OR_REFUSED},
+    tags=["facets"],
+)
 def list_tracks(request: HttpRequest, slug: str) -> list[dict[str, str]]:
     return _facets(slug, "track")
 
 
-@api.get("/events/{slug}/levels", response=list[FacetOut], tags=["facets"])
+@api.get(
+    "/events/{slug}/levels",
+    response={200: list[FacetOut], **NOT_FOUND_OR_REFUSED},
+    tags=["facets"],
+)
 def list_levels(request: HttpRequest, slug: str) -> list[dict[str, str]]:
     return _facets(slug, "level")
 
 
-@api.get("/events/{slug}/versions", response=list[VersionOut], tags=["changes"])
+@api.get(
+    "/events/{slug}/versions",
+    response={200: list[VersionOut], **NOT_FOUND_OR_REFUSED},
+    tags=["changes"],
+)
 @paginate(Page)
 def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     """Schedule versions, newest first, each with what it changed."""
@@ -217,7 +359,11 @@ def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     ]
 
 
-@api.get("/events/{slug}/changes", response=list[ChangeOut], tags=["changes"])
+@api.get(
+    "/events/{slug}/changes",
+    response={200: list[ChangeOut], **NOT_FOUND_OR_REFUSED},
+    tags=["changes"],
+)
 @paginate(Page)
 def list_changes(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     """Every change, newest version first."""

@@ -73,4 +73,27 @@ class VersionOut(Schema):
 
 
 class ErrorOut(Schema):
+    """Every error the API answers (400, 404, 422): what was wrong and where, for a person."""
+
     detail: str
+
+
+class IndexLinksOut(Schema):
+    docs: str
+    openapi: str
+    events: str
+    event: str
+    sessions: str
+    speakers: str
+    rooms: str
+    tracks: str
+    levels: str
+    versions: str
+    changes: str
+
+
+class IndexOut(Schema):
+    name: str
+    version: str
+    confsched_version: str
+    links: IndexLinksOut

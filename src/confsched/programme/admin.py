@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.db import models
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
@@ -11,8 +15,30 @@ from confsched.programme.models import Event, Level, Room, Session, SessionSpeak
 from confsched.programme.services import record_edit, session_facts
 
 
+class PlainLineEndsField(forms.CharField):
+    """A text field whose value has LF line ends, whatever the browser sent.
+
+    Browsers submit every textarea with CR LF, so a stored "a\nb" came back as "a\r\nb": an
+    untouched save looked like an edit (a new SEQUENCE for calendars, a "description changed"
+    version). Normalising in to_python, not in clean(), makes the form's changed_data compare
+    like with like, so an untouched field is not even seen as changed.
+    """
+
+    def to_python(self, value: Any) -> str | None:
+        text = super().to_python(value)
+        return text.replace("\r\n", "\n").replace("\r", "\n") if text else text
+
+
+# Every admin form and inline in this module builds its TextFields with it.
+PLAIN_LINE_ENDS: dict[type[models.Field], dict[str, Any]] = {
+    models.TextField: {"form_class": PlainLineEndsField}
+}
+
+
 class TouchesEvent(admin.ModelAdmin):
     """Edits move the event's `updated_at`, which retires cached pages and fragments of it."""
+
+    formfield_overrides = PLAIN_LINE_ENDS
 
     def _touch(self, obj) -> None:  # noqa: ANN001 - any model with an event
         Event.objects.filter(pk=obj.event_id).update(updated_at=timezone.now())
@@ -39,6 +65,7 @@ def _only_event() -> Event | None:
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    formfield_overrides = PLAIN_LINE_ENDS
     list_display = ("name", "slug", "timezone", "start_date", "end_date")
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name", "slug")
@@ -59,16 +86,17 @@ admin.site.register(Level, FacetAdmin)
 class SessionSpeakerInline(admin.TabularInline):
     model = SessionSpeaker
     extra = 0
+    formfield_overrides = PLAIN_LINE_ENDS
     autocomplete_fields = ("speaker",)
 
 
 @admin.register(Session)
 class SessionAdmin(TouchesEvent):
     list_display = (
-        "title", "kind", "starts_at", "room", "track", "level", "star_count", "needs_review",
+        "title", "kind", "starts", "room", "track", "level", "star_count", "needs_review",
     )  # fmt: skip
     list_filter = ("event", "needs_review", "track", "level", "room", "has_slides")
-    list_select_related = ("room", "track", "level")
+    list_select_related = ("event", "room", "track", "level")
     search_fields = ("title", "abstract", "key")
     date_hierarchy = "starts_at"
     inlines = (SessionSpeakerInline,)
@@ -87,9 +115,31 @@ class SessionAdmin(TouchesEvent):
                 response.render()
             return response
 
+    def changelist_view(self, request, extra_context=None):  # noqa: ANN001, ANN201
+        # The date drill-down groups by day in the current zone: the event's, when the list
+        # holds one event's sessions, so that its days are the attendees' days.
+        chosen = request.GET.get("event__id__exact", "")
+        event = Event.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else _only_event()
+        if event is None:
+            return super().changelist_view(request, extra_context)
+        with timezone.override(event.zone):
+            response = super().changelist_view(request, extra_context)
+            if hasattr(response, "render"):  # a lazy TemplateResponse: render in the zone
+                response.render()
+            return response
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
         # How many attendees starred each session (never who), to size rooms.
         return super().get_queryset(request).annotate(star_total=Count("agenda_items"))
+
+    @admin.display(description="Starts (event's zone)", ordering="starts_at")
+    def starts(self, obj: Session) -> str | None:
+        # Each row in its own event's zone, named, as the change form shows it; the list may
+        # hold several events, so no one zone fits the whole page.
+        if obj.starts_at is None:
+            return None  # the admin's own mark for an empty value
+        local = obj.starts_at.astimezone(obj.event.zone)
+        return f"{local:%a} {local.day} {local:%b %Y %H:%M} {obj.event.timezone}"
 
     @admin.display(description="Stars", ordering="star_total")
     def star_count(self, obj: Session) -> int:
@@ -109,6 +159,8 @@ class SessionAdmin(TouchesEvent):
 
 @admin.register(Speaker)
 class SpeakerAdmin(TouchesEvent):
+    # Avatars are links to other sites; a bare host name means https, as Django 6 will assume.
+    formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "company", "position", "event")
     list_filter = ("event",)
     search_fields = ("name", "company")

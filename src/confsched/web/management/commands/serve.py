@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+LOCK_NAME = ".collectstatic.lock"
+
+
+def collect_static(*, out: TextIO | None = None) -> None:
+    """collectstatic under an exclusive lock in the data folder.
+
+    Two `serve` started at once on one data folder would both write the same files and the
+    manifest, and one dies on a file the other just moved; the lock makes the second wait and
+    then find the work done. flock is released by the kernel when the process ends, so a killed
+    server never leaves the folder locked.
+    """
+    data_dir = Path(settings.DATA_DIR)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with (data_dir / LOCK_NAME).open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if out is not None:
+                out.write("Waiting for another confsched to finish collecting static files\n")
+                out.flush()
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            call_command("collectstatic", interactive=False, verbosity=0)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 class Command(BaseCommand):
@@ -28,7 +57,7 @@ class Command(BaseCommand):
         from gunicorn.app.base import BaseApplication
 
         if not options["no_collectstatic"]:
-            call_command("collectstatic", interactive=False, verbosity=0)
+            collect_static(out=self.stdout)
         # Imported only now: WhiteNoise indexes the collected files when the app is built.
         from confsched.wsgi import application
 
