@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "ninja",  # serves its API docs page from its own static files, not a CDN
     "axes",
+    "csp",
     "confsched.programme",
     "confsched.agenda",
     "confsched.web",
@@ -56,6 +57,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Before anything reads the body (CSRF reads POST): an oversized one is refused unread.
+    "confsched.web.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -66,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "confsched.web.middleware.UnknownZoneMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into a clear 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -198,6 +203,29 @@ if _flag("CONFSCHED_HTTPS"):
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = _flag("CONFSCHED_HSTS_PRELOAD", True)
 
+# Every page's scripts and styles are our own static files (htmx too), with no inline <script>
+# or style= anywhere, so nothing else may run. The Django admin and the API docs page (django-
+# ninja's own swagger-ui files) live within this too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Nothing the site takes from the web (sign-up, log-in, stars, the admin's forms) comes near a
+# megabyte; imports go through the command line. RequestBodyLimitMiddleware answers 413 above
+# this, and Django's own limits follow it, so an accepted body never spills to a temporary file.
+CONFSCHED_MAX_REQUEST_BYTES = int(os.environ.get("CONFSCHED_MAX_REQUEST_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = CONFSCHED_MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONFSCHED_MAX_REQUEST_BYTES
+# The admin's biggest form, a full changelist page of editable positions, sends about 210.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 500
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -207,3 +235,7 @@ LOGGING = {
 
 # The event the site's root address leads to; the first event when unset.
 CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")
+
+# URL imports fetch only from public addresses unless the organizer allows their own network
+# (loopback, private, link-local); `confsched import --allow-private-hosts` does it per import.
+CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")

@@ -21,7 +21,7 @@ from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
 from confsched.web.structured_data import session_json_ld
-from confsched.web.zones import ViewerZone, remember_zone, viewer_zone
+from confsched.web.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
 
 def _event(slug: str) -> Event:
@@ -37,6 +37,7 @@ def _page(
     *,
     event: Event,
     viewer: ViewerZone | None = None,
+    status: int = 200,
     **context: Any,
 ) -> HttpResponse:
     """Render with what every event page shows: the event, the zone, its description."""
@@ -49,11 +50,26 @@ def _page(
         event_zone_label=describe_zone(viewer.event_zone, moment),
         zone_options=zone_options(event.timezone, viewer.zone.key),
     )
-    status = 400 if viewer.problem else 200
     with timezone.override(viewer.zone):  # every date and time on the page in the viewer's zone
         response = render(request, template, context, status=status)
     response["Vary"] = "Cookie, HX-Request"
     return remember_zone(response, viewer)
+
+
+def unknown_zone_page(request: HttpRequest, error: UnknownZoneError) -> HttpResponse:
+    """400: the page's ?tz= is not a zone; say so, and offer the picker and the event's zone."""
+    event = error.event
+    others = request.GET.copy()
+    others.pop("tz", None)
+    return _page(
+        request,
+        "confsched/unknown_zone.html",
+        event=event,
+        viewer=ViewerZone(zone=event.zone, event_zone=event.zone),
+        status=400,
+        problem=str(error),
+        event_zone_url=request.path + (f"?{others.urlencode()}" if others else ""),
+    )
 
 
 def _event_moment(event: Event) -> datetime:
@@ -100,12 +116,26 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
         "grid": grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
         "total": len(sessions),
         "share_url": request.build_absolute_uri(),
+        "calendar_query": _calendar_query(request, viewer),
         "nav": layout,
     }
     template = "confsched/schedule.html"
     if request.htmx and request.htmx.target == "results":
         template = "confsched/_results.html"
     return _page(request, template, event=event, viewer=viewer, **context)
+
+
+def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:
+    """The view's parameters for its .ics link, naming the zone its days were read in.
+
+    A calendar app fetching the link has no cookie, so a zone taken from one is written out.
+    """
+    query = request.GET.copy()
+    if viewer.is_event_zone:
+        query.pop("tz", None)
+    else:
+        query["tz"] = viewer.zone.key
+    return query.urlencode()
 
 
 def _facet_options(
@@ -228,9 +258,11 @@ def event_calendar(request: HttpRequest, event: str) -> HttpResponse:
     filters = parse_filters(dict(request.GET.lists()))
     keys = None
     name = event_row.name
+    # Read even when unused, so that a bad ?tz= is refused here as on every page.
+    zone = viewer_zone(request, event_row, use_saved=False).zone
     if filters.is_active:
         sessions = queries.published_sessions(event_row)
-        result = apply_filters(sessions, filters, zone=viewer_zone(request, event_row).zone)
+        result = apply_filters(sessions, filters, zone=zone)
         keys = {session.key for session in result.sessions}
         name = f"{event_row.name} (filtered)"
     return calendar_response(

@@ -12,6 +12,20 @@ from confsched.web.calendars import event_etag
 from confsched.web.views import _event, _page
 
 
+class TextSummaryAtomFeed(Atom1Feed):
+    """Atom whose entry summaries are type="text".
+
+    Django writes them as type="html", which tells feed readers to render the summary as
+    markup; ours is imported titles and plain change descriptions, so a title such as
+    "<script>" must reach the reader as those characters, not as an element.
+    """
+
+    def add_item_elements(self, handler, item) -> None:  # noqa: ANN001 - Django's signature
+        super().add_item_elements(handler, {**item, "description": None})
+        if item["description"] is not None:
+            handler.addQuickElement("summary", item["description"], {"type": "text"})
+
+
 @require_GET
 def changes(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
@@ -29,7 +43,7 @@ def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
     """Atom: one entry per version, so feed readers and bots hear of every change."""
     event_row = _event(event)
     page_url = request.build_absolute_uri(reverse("web:changes", kwargs={"event": event_row.slug}))
-    feed = Atom1Feed(
+    feed = TextSummaryAtomFeed(
         title=f"{event_row.name}: schedule changes",
         link=page_url,
         description=f"What changed in the programme of {event_row.name}",

@@ -1,0 +1,72 @@
+"""Request guards that no view can skip: the request body's size, and the 400 for a bad ?tz=."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+
+from confsched.web.views import unknown_zone_page
+from confsched.web.zones import UnknownZoneError
+
+GetResponse = Callable[[HttpRequest], HttpResponse]
+
+
+def _too_large(limit: int) -> HttpResponse:
+    return HttpResponse(
+        f"Request body too large: this site accepts at most {limit} bytes.\n",
+        status=413,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a body over CONFSCHED_MAX_REQUEST_BYTES, decided before anything parses it.
+
+    Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE) leave out file parts, and the multipart
+    parser spools those to disk as it reads; so the size is judged here, first. A declared
+    length is checked without reading a byte. A body without one (chunked) is read up to one
+    byte past the limit and either refused or handed on from memory.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit: int = settings.CONFSCHED_MAX_REQUEST_BYTES
+        declared = request.META.get("CONTENT_LENGTH") or ""
+        if declared:
+            if not (declared.isascii() and declared.isdigit()):
+                return HttpResponseBadRequest(
+                    "The Content-Length header is not a number of bytes.\n",
+                    content_type="text/plain; charset=utf-8",
+                )
+            # Compared by length first: int() refuses strings of over 4,300 digits.
+            digits = declared.lstrip("0")
+            if len(digits) > len(str(limit)) or int(digits or "0") > limit:
+                return _too_large(limit)
+        elif "transfer-encoding" in request.headers:
+            body = request.read(limit + 1)
+            if len(body) > limit:
+                return _too_large(limit)
+            # What was read is all there is: let the rest of Django read it again.
+            request._stream = io.BytesIO(body)
+            request._read_started = False
+        return self.get_response(request)
+
+
+class UnknownZoneMiddleware:
+    """Any event page whose ?tz= names no zone answers with the event's 400 page."""
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, UnknownZoneError):
+            return unknown_zone_page(request, exception)
+        return None
