@@ -72,8 +72,22 @@ def test_a_picture_address_too_long_to_store_is_dropped() -> None:
     checked = validate_programme(programme)
     assert checked.speakers[0].avatar_url == ""
     assert checked.warnings == [
-        "a speaker picture address (dropped) was longer than the database keeps and was "
-        "shortened (e.g. “https://x/" + "a" * 30 + "…”)"
+        "a speaker picture address too long to keep was left out (e.g. “https://x/"
+        + "a" * 30
+        + "…”)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "address", ["javascript:alert(1)", " JavaScript:alert(1)", "data:image/png;base64,AA", "//x"]
+)
+def test_a_picture_address_that_is_not_a_web_address_is_dropped(address: str) -> None:
+    programme = _programme()
+    programme.speakers = [replace(programme.speakers[0], avatar_url=address)]
+    checked = validate_programme(programme)
+    assert checked.speakers[0].avatar_url == ""
+    assert checked.warnings == [
+        f"a speaker picture address that is not an http(s) URL was left out (e.g. “{address}”)"
     ]
 
 

@@ -99,8 +99,9 @@ def versions_with_changes(event: Event, *, limit: int = 50) -> list[ScheduleVers
         .prefetch_related(
             Prefetch(
                 "changes",
+                # Sessions without a time last on every database (PostgreSQL sorts NULL first).
                 queryset=Change.objects.select_related("session__event").order_by(
-                    "session__starts_at", "session__title", "pk"
+                    F("session__starts_at").asc(nulls_last=True), "session__title", "pk"
                 ),
             )
         )

@@ -193,6 +193,7 @@ def _with_safe_keys(programme: pm.Programme) -> pm.Programme:
 EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
 # C0 controls other than tab, line feed and carriage return: PostgreSQL refuses NUL in text, XML
 # refuses them all. Lone surrogates (from JSON "\\ud800") cannot be written as UTF-8.
+_WEB_ADDRESS = re.compile(r"https?://[^\s/]", re.IGNORECASE)
 _UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 
@@ -206,6 +207,7 @@ class _Cleaner:
 
     replaced: Counter[str] = field(default_factory=Counter)
     shortened: dict[str, str] = field(default_factory=dict)  # "what" -> first example
+    dropped: dict[str, str] = field(default_factory=dict)  # "what" -> first example
 
     def text(self, value: str, *, what: str, max_length: int | None = None) -> str:
         cleaned = _UNWRITABLE.sub("\ufffd", value)
@@ -224,6 +226,10 @@ class _Cleaner:
         found += [
             f"a {what} was longer than the database keeps and was shortened (e.g. “{start}…”)"
             for what, start in sorted(self.shortened.items())
+        ]
+        found += [
+            f"a {what} was left out (e.g. “{example[:40]}{'…' if len(example) > 40 else ''}”)"
+            for what, example in sorted(self.dropped.items())
         ]
         return found
 
@@ -259,8 +265,12 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
     speakers = []
     for person in programme.speakers:
         avatar = clean.text(person.avatar_url, what="speaker picture address")
+        if avatar and not _WEB_ADDRESS.match(avatar):
+            # Pages and exports link to it: javascript:, data: and the like never get there.
+            clean.dropped.setdefault("speaker picture address that is not an http(s) URL", avatar)
+            avatar = ""
         if len(avatar) > (_limit(Speaker, "avatar_url") or 0):
-            clean.shortened.setdefault("speaker picture address (dropped)", avatar[:40])
+            clean.dropped.setdefault("speaker picture address too long to keep", avatar)
             avatar = ""
         speakers.append(
             replace(

@@ -6,6 +6,7 @@ import hashlib
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
@@ -59,10 +60,21 @@ class Command(BaseCommand):
             help="do nothing when the event exists and the files are the ones it was last "
             "imported from (keeps the organizer's edits since)",
         )  # fmt: skip
+        parser.add_argument(
+            "--allow-private-hosts", action="store_true",
+            help="let URLs reach loopback, private and link-local addresses (a server on your "
+            "own network); CONFSCHED_IMPORT_PRIVATE_HOSTS=1 does the same for every import",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            files = [read_source(location) for location in options["sources"]]
+            allow_private = options["allow_private_hosts"] or getattr(
+                settings, "CONFSCHED_IMPORT_PRIVATE_HOSTS", False
+            )
+            files = [
+                read_source(location, allow_private=allow_private)
+                for location in options["sources"]
+            ]
             existing = Event.objects.filter(slug=options["event"]).first()
             digest = files_digest(files)
             if options["skip_unchanged"] and existing and existing.import_digest == digest:
