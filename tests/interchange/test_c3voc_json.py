@@ -32,7 +32,8 @@ from tests.conftest import DEMO_SLUG, demo_files
 
 CEST = timezone(timedelta(hours=2))
 CET = timezone(timedelta(hours=1))
-DEMO_BASE = "https://confsched.example/pytorch-conference-europe-2026/"
+DEMO_SITE = "https://confsched.example/"  # what writers take as base_url: the site's address
+DEMO_BASE = "https://confsched.example/pytorch-conference-europe-2026/"  # the event's page
 
 
 def sample(shared_dir: Path, name: str) -> bytes:
@@ -505,18 +506,19 @@ def test_html_to_text() -> None:
 def test_refuses_invalid_json_with_line_and_column() -> None:
     data = b'{\n  "schedule": {\n    "version": "1",,\n  }\n}'
     assert refusal(data) == (
-        "tiny.json, line 3: not valid JSON (column 20): Expecting property name enclosed in "
-        "double quotes"
+        "tiny.json, line 3: not valid JSON: Expecting property name enclosed in double quotes "
+        "(column 20)"
     )
 
 
 def test_refuses_an_empty_file() -> None:
-    assert refusal(b"") == "tiny.json, line 1: not valid JSON (column 1): Expecting value"
+    assert refusal(b"") == "tiny.json, line 1: not valid JSON: Expecting value (column 1)"
 
 
 def test_refuses_text_that_is_not_utf8() -> None:
     assert refusal(b'{"schedule":\n "caf\xe9"}') == (
-        "tiny.json, line 2: not UTF-8 text (byte 18 cannot be decoded); JSON must be UTF-8"
+        "tiny.json, line 2: not UTF-8 text (byte 18 cannot be decoded); a schedule.json must "
+        "be UTF-8"
     )
 
 
@@ -619,7 +621,7 @@ def test_refuses_naive_times_without_any_zone() -> None:
 
 def test_refuses_an_unknown_default_timezone() -> None:
     assert refusal(document(event(1)), default_timezone="Berlin") == (
-        "tiny.json: the time zone given, 'Berlin', is not an IANA name such as Europe/Berlin"
+        "tiny.json: --timezone: unknown time zone 'Berlin': give an IANA name such as Europe/Paris"
     )
 
 
@@ -667,7 +669,9 @@ def test_refuses_days_and_rooms_of_the_wrong_shape() -> None:
         'tiny.json: schedule.conference.days[1].rooms["A"] is an object; expected an array of '
         "events"
     )
-    assert refusal(b"[" * 100_000) == "tiny.json: not a schedule.json: nested too deeply"
+    assert refusal(b"[" * 100_000) == (
+        "tiny.json: not a schedule.json: its JSON is nested too deeply"
+    )
 
 
 def test_refuses_wrongly_typed_parts() -> None:
@@ -682,6 +686,209 @@ def test_refuses_wrongly_typed_parts() -> None:
     assert refusal(document("not an event")) == (
         'tiny.json: schedule.conference.days[0].rooms["Saal 1"][0] is the string '
         '"not an event"; expected an event object'
+    )
+
+
+# --- reading: hostile input (issue 7) ----------------------------------------------------------
+
+AUDIT = "audit/importer-crashes/c3voc-json"
+TOO_LONG = (
+    "not a schedule.json: a number in it is too long (Exceeds the limit (4300 digits) for "
+    "integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to "
+    "increase the limit)"
+)
+LONG_SHOWN = repr("A" * 64 + "…")
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "min_OverflowError_interchange_c3voc_json.py_L395.json",
+            'schedule.conference.days[0].rooms["Curie"][1].duration is "2147483648:45", which '
+            "from the start 2019-08-21T16:00:00+02:00 ends outside the years 1 to 9999",
+        ),
+        ("min_ValueError_interchange_c3voc_json.py_L201.json", TOO_LONG),
+        ("repro_bigint.json", TOO_LONG),
+        ("repro_deep.json", "not a schedule.json: its JSON is nested too deeply"),
+        (
+            "repro_overflow_year9999.json",
+            'schedule.conference.days[0].rooms["R"][0].duration is "02:00", which from the '
+            "start 9999-12-31T23:00:00+00:00 ends outside the years 1 to 9999",
+        ),
+    ],
+)
+def test_audit_inputs_that_are_refused(shared_dir: Path, name: str, message: str) -> None:
+    data = (shared_dir / AUDIT / name).read_bytes()
+    assert refusal(data, default_timezone="Europe/Paris") == f"tiny.json: {message}"
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("name", "shown", "count", "first_start"),
+    [
+        (
+            "min_OSError_interchange_c3voc_json.py_L563.json",
+            LONG_SHOWN,
+            28,
+            datetime(2026, 4, 7, 9, 0, tzinfo=UTC),
+        ),
+        ("repro_zone_directory.json", "'Europe'", 1, datetime(2020, 12, 14, 8, 0, tzinfo=UTC)),
+        ("repro_zone_longname.json", LONG_SHOWN, 1, datetime(2020, 12, 14, 8, 0, tzinfo=UTC)),
+    ],
+)
+def test_audit_inputs_with_zone_names_outside_the_tz_database_are_read(
+    shared_dir: Path, name: str, shown: str, count: int, first_start: datetime
+) -> None:
+    data = (shared_dir / AUDIT / name).read_bytes()
+    programme = parse(data, source=name, default_timezone="Europe/Paris")
+    assert (programme.timezone, len(programme.sessions)) == ("", count)
+    assert min(s.starts_at for s in programme.sessions) == first_start
+    assert programme.warnings == [
+        f"conference.time_zone_name {shown} is not an IANA time zone; ignored"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [("Etc", "'Etc'"), ("a/" * 300 + "b", repr("a/" * 32 + "…")), ("/etc/passwd", "'/etc/passwd'")],
+)
+def test_zone_names_outside_the_tz_database(zone: str, shown: str) -> None:
+    programme = parse(document(event(1), time_zone_name=zone), source="t")
+    assert programme.warnings == [
+        f"conference.time_zone_name {shown} is not an IANA time zone; ignored"
+    ]
+    assert refusal(document(event(1)), default_timezone=zone) == (
+        f"tiny.json: --timezone: unknown time zone {shown}: give an IANA name such as Europe/Paris"
+    )
+
+
+FIRST = 'schedule.conference.days[0].rooms["Saal 1"][0]'
+
+
+@pytest.mark.parametrize(
+    ("zone", "changes", "day", "message"),
+    [
+        (
+            "UTC",
+            {"date": "0001-01-01T00:30:00+01:00"},
+            {},
+            f'{FIRST}.date is "0001-01-01T00:30:00+01:00", outside the years 1 to 9999 in UTC',
+        ),
+        (
+            "Europe/Berlin",
+            {"date": "9999-12-31T23:30:00+00:00", "start": "23:30"},
+            {},
+            f'{FIRST}.date is "9999-12-31T23:30:00+00:00", outside the years 1 to 9999 in '
+            "Europe/Berlin",
+        ),
+        (
+            "Europe/Berlin",
+            {"date": "0001-01-01T00:05:00", "start": "00:05"},
+            {},
+            f'{FIRST}.date is "0001-01-01T00:05:00", outside the years 1 to 9999 in UTC',
+        ),
+        (
+            "UTC",
+            {"end": "9999-12-31T23:00:00-05:00"},
+            {},
+            f'{FIRST}.end is "9999-12-31T23:00:00-05:00", outside the years 1 to 9999 in UTC',
+        ),
+        (
+            "UTC",
+            {"date": ..., "start": "01:00"},
+            {"date": "9999-12-31", "day_start": "9999-12-31T09:00:00+00:00"},
+            f'{FIRST}.start is "01:00", after midnight of 9999-12-31: outside the years 1 to 9999',
+        ),
+        (
+            "UTC",
+            {"duration": "9" * 5000 + ":00"},
+            {},
+            f'{FIRST}.duration is "{"9" * 63}…, which from the start 2019-08-21T11:00:00+02:00 '
+            "ends outside the years 1 to 9999",
+        ),
+    ],
+)
+def test_refuses_times_beyond_the_years_datetime_holds(
+    zone: str, changes: dict, day: dict, message: str
+) -> None:
+    data = json.loads(document(event(1, **changes), time_zone_name=zone))
+    data["schedule"]["conference"]["days"][0].update(day)
+    assert refusal(json.dumps(data).encode()) == f"tiny.json: {message}"
+
+
+def test_one_person_id_with_several_names_is_several_people() -> None:
+    """A schedule merged from sub-schedules: id 42 is three people, code X1 two."""
+    talks = [
+        [{"id": 42, "public_name": "Ada Lovelace"}, {"code": "X1", "name": "Grace Hopper"}],
+        [{"id": 42, "public_name": "Alan Turing"}, {"code": "X1", "name": "Barbara Liskov"}],
+        [{"id": "42", "public_name": "ada lovelace"}, {"id": 42, "name": "Edsger Dijkstra"}],
+    ]
+    events = [event(n, persons=people) for n, people in enumerate(talks, start=1)]
+    programme = parse(document(*events), source="t")
+    assert [(s.key, s.name) for s in programme.speakers] == [
+        ("42", "Ada Lovelace"),
+        ("X1", "Grace Hopper"),
+        ("42~alan-turing", "Alan Turing"),
+        ("X1~barbara-liskov", "Barbara Liskov"),
+        ("42~edsger-dijkstra", "Edsger Dijkstra"),
+    ]
+    assert [[link.speaker_key for link in s.speakers] for s in programme.sessions] == [
+        ["42", "X1"],
+        ["42~alan-turing", "X1~barbara-liskov"],
+        ["42", "42~edsger-dijkstra"],
+    ]
+    assert programme.warnings == [
+        "2 person ids name several people; keyed apart (e.g. person id 42 names 3 people: "
+        "Ada Lovelace, Alan Turing, Edsger Dijkstra)"
+    ]
+
+
+def test_urls_that_cannot_be_parsed() -> None:
+    persons = [{"name": "Ada", "avatar": "/m/ada.png"}, {"name": "Bob", "avatar": "http://[x"}]
+    data = json.loads(document(event(1, persons=persons)))
+    data["schedule"]["base_url"] = "http://["
+    programme = parse(json.dumps(data).encode(), source="t")
+    # a broken base_url is not used; a broken avatar is left out
+    assert programme.speakers == [
+        Speaker(key="ada", name="Ada", avatar_url="/m/ada.png"),
+        Speaker(key="bob", name="Bob", avatar_url=""),
+    ]
+    data["schedule"]["base_url"] = "https://pretalx.example/tiny/"
+    programme = parse(json.dumps(data).encode(), source="t")
+    assert [s.avatar_url for s in programme.speakers] == ["https://pretalx.example/m/ada.png", ""]
+
+
+def test_a_file_without_events_is_refused() -> None:
+    assert refusal(document(days=[])) == (
+        "tiny.json: no events: schedule.conference.days is empty; there is no programme to import"
+    )
+    data = json.loads(document())
+    data["schedule"]["conference"]["days"].append({"date": "2019-08-22", "rooms": {"A": []}})
+    assert refusal(json.dumps(data).encode()) == (
+        "tiny.json: no events: the 2 days of schedule.conference.days list none under their "
+        "rooms; there is no programme to import"
+    )
+
+
+def test_a_schedule2_document_is_refused_naming_its_reader() -> None:
+    """schedule2: days without rooms, one flat events list (/work/shared/formats/schema2.json)."""
+    conference = {
+        "acronym": "tiny",
+        "title": "Tiny Con",
+        "start": "2019-08-21T09:00:00+02:00",
+        "end": "2019-08-21T18:00:00+02:00",
+        "days": [{"index": 1, "date": "2019-08-21", "start": "2019-08-21T09:00:00+02:00",
+                  "end": "2019-08-21T18:00:00+02:00"}],
+    }  # fmt: skip
+    talk = {"guid": "00000000-0000-4000-8000-000000000001", "title": "Talk",
+            "start": "2019-08-21T11:00:00+02:00", "end": "2019-08-21T11:30:00+02:00"}  # fmt: skip
+    data = json.dumps({"schedule": {"version": "1", "conference": conference, "events": [talk]}})
+    assert not looks_like(data)
+    assert refusal(data.encode()) == (
+        "tiny.json: no events under schedule.conference.days[].rooms; the events are in "
+        "schedule.events, as in a c3voc schedule2 document: import it as c3voc-schedule2"
     )
 
 
@@ -798,7 +1005,7 @@ def events_of(document: dict) -> list[dict]:
 
 @pytest.mark.shared
 def test_small_programme_validates(shared_dir: Path) -> None:
-    data = render(small_programme(), slug="small-conf", base_url="https://c.example/small-conf")
+    data = render(small_programme(), slug="small-conf", base_url="https://c.example/")
     assert schema_errors(shared_dir, data) == []
     assert schema_errors(shared_dir, render(small_programme(), slug="small-conf")) == []
 
@@ -853,7 +1060,7 @@ def test_cancelled_review_and_unscheduled_sessions_are_left_out() -> None:
 
 
 def test_event_fields() -> None:
-    data = written(small_programme(), base_url="https://c.example/small-conf")
+    data = written(small_programme(), base_url="https://c.example")
     second = next(e for e in events_of(data) if e["title"] == "Second")
     guid = str(uuid.uuid5(uuid.NAMESPACE_URL, "confsched:small-conf:talk-b"))
     event_id = int.from_bytes(hashlib.sha256(b"talk-b").digest()[:4], "big") >> 1
@@ -1009,7 +1216,7 @@ def demo() -> Programme:
 
 
 def test_demo_writes_its_28_scheduled_sessions(demo: Programme) -> None:
-    data = json.loads(render(demo, slug=DEMO_SLUG, base_url=DEMO_BASE))
+    data = json.loads(render(demo, slug=DEMO_SLUG, base_url=DEMO_SITE))
     events = events_of(data)
     assert len(events) == 28
     assert len({event["guid"] for event in events}) == 28
@@ -1031,12 +1238,12 @@ def test_demo_writes_its_28_scheduled_sessions(demo: Programme) -> None:
 
 @pytest.mark.shared
 def test_demo_validates(shared_dir: Path, demo: Programme) -> None:
-    assert schema_errors(shared_dir, render(demo, slug=DEMO_SLUG, base_url=DEMO_BASE)) == []
+    assert schema_errors(shared_dir, render(demo, slug=DEMO_SLUG, base_url=DEMO_SITE)) == []
     assert schema_errors(shared_dir, render(demo, slug=DEMO_SLUG)) == []
 
 
 def test_demo_round_trip(demo: Programme) -> None:
-    again = parse(render(demo, slug=DEMO_SLUG, base_url=DEMO_BASE), source="demo.json")
+    again = parse(render(demo, slug=DEMO_SLUG, base_url=DEMO_SITE), source="demo.json")
     scheduled = [s for s in demo.sessions if s.starts_at and not s.needs_review]
     expected = {
         str(uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{DEMO_SLUG}:{s.key}")): dataclasses.replace(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -44,3 +45,12 @@ def test_the_readers_own_refusals_pass_through_unchanged() -> None:
     with pytest.raises(ParseError) as refused:
         formats.parse_files([("talks.csv", b"no,header\n")], format_name="csv")
     assert not isinstance(refused.value, ReaderFault)
+
+
+def test_a_schedule2_document_is_detected_as_such() -> None:
+    from tests.interchange.test_c3voc_schedule2 import realistic
+
+    data = json.dumps(realistic()).encode()
+    assert formats.detect_format("schedule2.json", data).name == "c3voc-schedule2"
+    programme = formats.parse_files([("schedule2.json", data)])
+    assert programme.carries == formats.SCHEDULE2_FIELDS

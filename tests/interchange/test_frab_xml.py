@@ -40,7 +40,8 @@ CCC = "formats/samples/frab-xml/eventfahrplan_schedule-38c3-20251206.xml"
 XSD = "formats/schedule.xml.xsd"
 CET = timezone(timedelta(hours=1))
 PARIS = ZoneInfo("Europe/Paris")
-BASE = "https://confsched.example/pytorch-conference-europe-2026/"
+SITE = "https://confsched.example/"  # what writers take as base_url: the site's address
+BASE = "https://confsched.example/pytorch-conference-europe-2026/"  # the event's page
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 
 
@@ -69,7 +70,7 @@ def demo() -> Programme:
 
 @pytest.fixture(scope="module")
 def demo_xml(demo: Programme) -> bytes:
-    return render(demo, slug=DEMO_SLUG, base_url=BASE)
+    return render(demo, slug=DEMO_SLUG, base_url=SITE)
 
 
 @pytest.fixture
@@ -641,10 +642,18 @@ def test_invalid_declared_zone_is_a_warning() -> None:
     ]
 
 
-def test_empty_schedule_is_read_with_a_warning() -> None:
-    programme = parse(document(""), source="in.xml")
-    assert (programme.name, programme.sessions) == ("Small", [])
-    assert programme.warnings == ["the schedule lists no events"]
+def test_a_schedule_without_events_is_refused() -> None:
+    assert refusal(document("")) == (
+        "in.xml: no <event> elements: <schedule> holds no <day>; there is no programme to import"
+    )
+    assert refusal(document('<day index="1" date="2024-12-27"><room name="Hall"/></day>')) == (
+        "in.xml: no <event> elements: its <day> holds no events; there is no programme to import"
+    )
+    two_days = '<day index="1" date="2024-12-27"/><day index="2" date="2024-12-28"/>'
+    assert refusal(document(two_days)) == (
+        "in.xml: no <event> elements: its 2 <day> elements hold no events; there is no "
+        "programme to import"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -654,20 +663,21 @@ def test_empty_schedule_is_read_with_a_warning() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"", "in.xml, line 1: not well-formed XML: no element found at column 1"),
+        (b"", "in.xml, line 1: not well-formed XML: no element found (column 1)"),
         (
             b"<schedule>\n<day></schedule>",
-            "in.xml, line 2: not well-formed XML: mismatched tag at column 8",
+            "in.xml, line 2: not well-formed XML: mismatched tag (column 8)",
         ),
         (
             b'{"schedule": {}}',
-            "in.xml, line 1: not well-formed XML: not well-formed (invalid token) at column 1",
+            "in.xml, line 1: not well-formed XML: not well-formed (invalid token) (column 1)",
         ),
         (
             b'<?xml version="1.0"?>\n<!DOCTYPE schedule [<!ENTITY boom "boom">]>\n'
             b"<schedule>&boom;</schedule>",
-            "in.xml: refused: the XML declares entities or external references "
-            "(EntitiesForbidden); a schedule.xml needs none",
+            "in.xml: the XML declares entities or external references (EntitiesForbidden("
+            "name='boom', system_id=None, public_id=None)); a schedule.xml needs none and "
+            "confsched does not expand them",
         ),
         (
             b"<calendar><conference/></calendar>",
@@ -766,8 +776,7 @@ def test_refuses_naive_times_without_any_zone() -> None:
 
 def test_refuses_an_unknown_default_zone() -> None:
     assert refusal(one_event(TITLED), default_timezone="Berlin") == (
-        "in.xml: unknown time zone 'Berlin' given with --timezone; expected an IANA name such as "
-        "Europe/Berlin"
+        "in.xml: --timezone: unknown time zone 'Berlin': give an IANA name such as Europe/Paris"
     )
 
 
@@ -784,6 +793,229 @@ def test_html_to_text() -> None:
     )
     # Only inline tags: Markdown with a little HTML keeps its line breaks.
     assert _html_to_text("# Title\n\n* a <em>b</em>\n* c") == "# Title\n\n* a b\n* c"
+
+
+# --------------------------------------------------------------------------------------------
+# Hostile input: every file ends in a programme or a ParseError naming the place (issue 7)
+
+AUDIT = "audit/importer-crashes/frab-xml"
+LONG_ZONE = "A" * 300
+DEEP_ZONE = "a/" * 300 + "b"
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "min_LookupError_interchange_frab_xml.py_L151.xml",
+            "the XML declares an unknown encoding: unknown encoding: f",
+        ),
+        (
+            # The 300-letter zone is ignored with a warning; what stops the file is the event.
+            "min_OSError_interchange_frab_xml.py_L199.xml",
+            "schedule/day[1]/room[1]/event[1]/title: missing or empty; every event needs a title",
+        ),
+        (
+            "min_OverflowError_interchange_frab_xml.py_L292.xml",
+            "schedule/day[1]/room[1]/event[2]/duration: '0:10' from the start "
+            "9999-12-31T23:59:00+01:00 ends outside the years 1 to 9999",
+        ),
+    ],
+)
+def test_audit_inputs_are_refused_with_the_place(shared_dir: Path, name: str, message: str) -> None:
+    data = (shared_dir / AUDIT / name).read_bytes()
+    assert refusal(data, default_timezone="Europe/Paris") == f"in.xml: {message}"
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        ("Europe", "'Europe'"),
+        ("Etc", "'Etc'"),
+        ("../../../etc/passwd", "'../../../etc/passwd'"),
+        (LONG_ZONE, repr("A" * 64 + "…")),
+        (DEEP_ZONE, repr(DEEP_ZONE[:64] + "…")),
+    ],
+)
+def test_declared_zones_that_are_folders_or_paths_are_ignored(zone: str, shown: str) -> None:
+    data = one_event(TITLED, conference=f"<time_zone_name>{zone}</time_zone_name>")
+    programme = parse(data, source="in.xml")
+    assert (programme.timezone, len(programme.sessions)) == ("", 1)
+    assert programme.warnings == [f"the declared time zone {shown} is not an IANA name; ignored"]
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [("Europe", "'Europe'"), ("Etc", "'Etc'"), (LONG_ZONE, repr("A" * 64 + "…"))],
+)
+def test_given_zones_that_are_folders_or_too_long_are_refused(zone: str, shown: str) -> None:
+    assert refusal(one_event(TITLED), default_timezone=zone) == (
+        f"in.xml: --timezone: unknown time zone {shown}: give an IANA name such as Europe/Paris"
+    )
+
+
+BERLIN = "<time_zone_name>Europe/Berlin</time_zone_name>"
+
+
+@pytest.mark.parametrize(
+    ("fields", "day", "conference", "message"),
+    [
+        (  # an offset that puts the instant before the year 1 in UTC
+            "<title>T</title><date>0001-01-01T00:30:00+01:00</date>",
+            'index="1" date="0001-01-01"',
+            "",
+            f"{EVENT}/date: '0001-01-01T00:30:00+01:00' falls outside the years 1 to 9999 in UTC",
+        ),
+        (  # ... and after the year 9999
+            "<title>T</title><date>9999-12-31T23:00:00-05:00</date>",
+            'index="1" date="9999-12-31"',
+            "",
+            f"{EVENT}/date: '9999-12-31T23:00:00-05:00' falls outside the years 1 to 9999 in UTC",
+        ),
+        (  # fits in UTC, not in the declared zone the pages show
+            "<title>T</title><date>9999-12-31T23:30:00+00:00</date>",
+            'index="1" date="9999-12-31"',
+            BERLIN,
+            f"{EVENT}/date: '9999-12-31T23:30:00+00:00' falls outside the years 1 to 9999 in "
+            "Europe/Berlin",
+        ),
+        (  # a naive time read in the declared zone
+            "<title>T</title><start>00:05</start>",
+            'index="1" date="0001-01-01"',
+            BERLIN,
+            f"{EVENT}/start: '00:05' falls outside the years 1 to 9999 in UTC",
+        ),
+        (
+            "<title>T</title><date>9999-12-31T23:00:00+00:00</date><duration>02:00</duration>",
+            'index="1" date="9999-12-31"',
+            "",
+            f"{EVENT}/duration: '02:00' from the start 9999-12-31T23:00:00+00:00 ends outside "
+            "the years 1 to 9999",
+        ),
+        (  # after midnight of the last day there is
+            "<title>T</title><start>01:00</start>",
+            'index="1" date="9999-12-31" start="9999-12-31T09:00:00+00:00"',
+            "<time_zone_name>UTC</time_zone_name>",
+            f"{EVENT}/start: '01:00' falls after midnight of 9999-12-31, outside the years 1 "
+            "to 9999",
+        ),
+        (
+            "<title>T</title><start>10:00</start>",
+            'index="1" date="0001-01-01" start="0001-01-01T00:00:00+01:00"',
+            BERLIN,
+            "schedule/day[1]/@start: '0001-01-01T00:00:00+01:00' falls outside the years 1 to "
+            "9999 in UTC",
+        ),
+        (
+            TITLED,
+            'index="1" date="2024-12-27"',
+            "<start>0001-01-01T00:00:00+01:00</start>",
+            "schedule/conference/start: '0001-01-01T00:00:00+01:00' falls outside the years 1 "
+            "to 9999 in UTC",
+        ),
+    ],
+)
+def test_times_beyond_the_years_datetime_holds_are_refused(
+    fields: str, day: str, conference: str, message: str
+) -> None:
+    assert refusal(one_event(fields, day=day, conference=conference)) == f"in.xml: {message}"
+
+
+def test_times_at_the_edge_that_fit_are_read() -> None:
+    data = one_event(
+        "<title>Last</title><date>9999-12-31T22:00:00+00:00</date><duration>01:59</duration>",
+        day='index="1" date="9999-12-31"',
+    )
+    (session,) = parse(data, source="in.xml").sessions
+    assert (session.starts_at, session.ends_at) == (
+        datetime(9999, 12, 31, 22, 0, tzinfo=UTC),
+        datetime(9999, 12, 31, 23, 59, tzinfo=UTC),
+    )
+
+
+def test_a_homegrown_schedule_xml_is_not_an_empty_programme() -> None:
+    data = document(
+        '<day date="2024-12-27"><entry time="10:00">Opening</entry><break/></day>'
+        '<day date="2024-12-28"><room name="Hall"><slot>Talk</slot><note/></room></day>'
+    )
+    assert looks_like(data.decode())  # detection sends it here: the refusal must say why
+    assert refusal(data) == (
+        "in.xml: no <event> elements: found <entry> under <day>, <break> under <day>, <slot> "
+        "under <room> and 1 more; this is not a frab schedule.xml"
+    )
+    assert refusal(document("<days><day><event/></day></days>")) == (
+        "in.xml: no <event> elements: found <days> under <schedule>; this is not a frab "
+        "schedule.xml"
+    )
+
+
+def person(ident: str, name: str) -> str:
+    return f'<person id="{ident}">{name}</person>'
+
+
+def test_one_person_id_with_several_names_is_several_people() -> None:
+    """A schedule merged from sub-schedules: id 42 is three people, id 7 two; 5 is one."""
+    talks = [
+        [person("42", "Ada Lovelace"), person("7", "Grace Hopper")],
+        [person("42", "Alan Turing")],
+        [person("42", "ada  LOVELACE"), person("42", "Edsger Dijkstra")],
+        [person("7", "Barbara Liskov"), person("5", "Ken Thompson")],
+        [person("5", "Ken Thompson"), person("42", "Alan Turing")],
+    ]
+    events = "".join(
+        f'<event id="{number}"><title>T{number}</title>'
+        f"<date>2024-12-27T1{number}:00:00+01:00</date><persons>{''.join(people)}</persons>"
+        "</event>"
+        for number, people in enumerate(talks)
+    )
+    data = document(f'<day index="1" date="2024-12-27"><room name="Hall">{events}</room></day>')
+    programme = parse(data, source="in.xml")
+    assert [(s.key, s.name) for s in programme.speakers] == [
+        ("42", "Ada Lovelace"),
+        ("7", "Grace Hopper"),
+        ("42~alan-turing", "Alan Turing"),
+        ("42~edsger-dijkstra", "Edsger Dijkstra"),
+        ("7~barbara-liskov", "Barbara Liskov"),
+        ("5", "Ken Thompson"),
+    ]
+    assert [[link.speaker_key for link in s.speakers] for s in programme.sessions] == [
+        ["42", "7"],
+        ["42~alan-turing"],
+        ["42", "42~edsger-dijkstra"],
+        ["7~barbara-liskov", "5"],
+        ["5", "42~alan-turing"],
+    ]
+    assert programme.warnings == [
+        "2 person ids name several people; keyed apart (e.g. person id 42 names 3 people: "
+        "Ada Lovelace, Alan Turing, Edsger Dijkstra)"
+    ]
+
+
+def test_one_guid_with_two_names_is_warned_about_by_guid() -> None:
+    guid = "0c16ffaa-709d-599f-959f-9a38b911361a"
+    data = one_event(
+        f'{TITLED}<persons><person guid="{guid}">Ada</person><person guid="{guid}">José'
+        f'</person><person guid="{guid}">Jose</person></persons>'
+    )
+    programme = parse(data, source="in.xml")
+    assert [s.key for s in programme.speakers] == [guid, f"{guid}~jose", f"{guid}~jose-2"]
+    assert programme.warnings == [
+        f"person guid {guid} names 3 people: Ada, José, Jose; keyed apart"
+    ]
+
+
+@pytest.mark.shared
+def test_38c3_person_guids_each_name_one_person(shared_dir: Path, ccc: Programme) -> None:
+    """Checked against the file itself: 571 guids, one name each, so nothing is keyed apart."""
+    root = fromstring((shared_dir / CCC).read_bytes())
+    names: dict[str, set[str]] = {}
+    for element in root.iter("person"):
+        names.setdefault(element.get("guid"), set()).add(" ".join(element.text.split()))
+    assert (len(names), max(len(found) for found in names.values())) == (571, 1)
+    assert {s.key: s.name for s in ccc.speakers} == {k: v.pop() for k, v in names.items()}
+    assert not [s.key for s in ccc.speakers if "~" in s.key]
+    assert ccc.warnings == []
 
 
 # --------------------------------------------------------------------------------------------
@@ -866,11 +1098,11 @@ def expected_id(key: str) -> int:
 
 
 def test_writer_days_rooms_and_events() -> None:
-    root = tree(render(small_programme(), slug="small-conf", base_url="https://x.example/sc/"))
+    root = tree(render(small_programme(), slug="small-conf", base_url="https://x.example/"))
     assert root.findtext("conference/title") == "Small Conf"
     assert root.findtext("conference/acronym") == "small-conf"
     assert root.findtext("conference/time_zone_name") == "Europe/Paris"
-    assert root.findtext("conference/base_url") == "https://x.example/sc/"
+    assert root.findtext("conference/base_url") == "https://x.example/small-conf/"
     assert (root.findtext("conference/start"), root.findtext("conference/end")) == (
         "2026-06-02",
         "2026-06-03",
@@ -897,7 +1129,7 @@ def test_writer_days_rooms_and_events() -> None:
 
 
 def test_writer_event_fields() -> None:
-    root = tree(render(small_programme(), slug="small-conf", base_url="https://x.example/sc/"))
+    root = tree(render(small_programme(), slug="small-conf", base_url="https://x.example/"))
     keynote = root.find("day/room/event")
     key = "0d6f3b76-7a3b-4f5e-9f65-2b8a3c1d4e5f"
     assert (keynote.get("guid"), keynote.get("id")) == (key, str(expected_id(key)))
@@ -907,7 +1139,7 @@ def test_writer_event_fields() -> None:
         "duration": "01:00",
         "room": "Main",
         "slug": f"small-conf-{expected_id(key)}-keynote",
-        "url": f"https://x.example/sc/sessions/{key}/",
+        "url": f"https://x.example/small-conf/sessions/{key}/",
         "title": "Keynote",
         "subtitle": "",
         "track": "Main track",
@@ -972,10 +1204,10 @@ def test_writer_refuses_an_unknown_zone() -> None:
 
 
 def test_writer_is_deterministic_and_ignores_the_clock(demo: Programme, demo_xml: bytes) -> None:
-    again = render(demo, slug=DEMO_SLUG, base_url=BASE, now=datetime(2030, 1, 1, tzinfo=UTC))
+    again = render(demo, slug=DEMO_SLUG, base_url=SITE, now=datetime(2030, 1, 1, tzinfo=UTC))
     assert again == demo_xml
     shuffled = dataclasses.replace(demo, sessions=list(reversed(demo.sessions)))
-    assert render(shuffled, slug=DEMO_SLUG, base_url=BASE) == demo_xml
+    assert render(shuffled, slug=DEMO_SLUG, base_url=SITE) == demo_xml
     version = tree(demo_xml).findtext("version")
     assert re.fullmatch(r"[0-9a-f]{12}", version)
     changed = dataclasses.replace(demo, name="Another name")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from urllib.parse import urlsplit
 
 import jsonschema
 import pytest
 import xmlschema
+from defusedxml.ElementTree import fromstring
 from django.core.management import call_command
 from django.test import Client
 
@@ -187,6 +189,55 @@ def test_export_command_writes_what_the_site_serves(demo_event, tmp_path) -> Non
             )
 
 
+def _links(extension: str, body: bytes) -> tuple[list[str], list[str]]:
+    """The event page(s) and the session URLs an export writes."""
+    if extension == "xml":
+        root = fromstring(body)
+        return [root.findtext("conference/base_url")], [e.text for e in root.iter("url")]
+    schedule = json.loads(body)["schedule"]
+    events = [
+        event
+        for day in schedule["conference"]["days"]
+        for room in day["rooms"].values()
+        for event in room
+    ]
+    pages = [schedule["base_url"], schedule["conference"]["url"]]
+    return pages, [event["url"] for event in events]
+
+
+@pytest.mark.parametrize("extension", ["xml", "json"])
+def test_served_exports_link_each_session_to_its_page(
+    client: Client, demo_event, extension: str
+) -> None:  # noqa: ANN001
+    pages, urls = _links(extension, client.get(f"{BASE}schedule.{extension}").content)
+    assert set(pages) == {f"http://testserver{BASE}"}
+    assert len(urls) == 28
+    assert [url for url in urls if not url.startswith(f"http://testserver{BASE}sessions/")] == []
+    paths = [urlsplit(url).path for url in [*pages, *urls]]
+    assert [(path, client.get(path).status_code) for path in paths] == [
+        (path, 200) for path in paths
+    ]
+
+
+@pytest.mark.parametrize("extension", ["xml", "json"])
+def test_export_command_links_each_session_to_its_page(
+    client: Client, demo_event, tmp_path, extension: str
+) -> None:  # noqa: ANN001
+    target = tmp_path / f"schedule.{extension}"
+    call_command(
+        "export", "--event", DEMO_SLUG, "--format", extension, "--base-url",
+        "https://confsched.example", "--output", str(target), stderr=StringIO(),
+    )  # fmt: skip
+    pages, urls = _links(extension, target.read_bytes())
+    assert set(pages) == {f"https://confsched.example{BASE}"}
+    assert len(urls) == 28
+    assert [u for u in urls if not u.startswith(f"https://confsched.example{BASE}sessions/")] == []
+    paths = [urlsplit(url).path for url in urls]
+    assert [(path, client.get(path).status_code) for path in paths] == [
+        (path, 200) for path in paths
+    ]
+
+
 def test_snapshot_carries_rooms_in_order(demo_event) -> None:
     assert snapshot(demo_event).rooms == [
         "Central Room",
@@ -224,10 +275,10 @@ def test_reimporting_our_own_export_changes_nothing(demo_event, tmp_path, extens
     out = StringIO()
     call_command("import", "--event", DEMO_SLUG, str(path), stdout=out)
     lines = out.getvalue().splitlines()
-    # Complete import: the flagged session page is not in any export, so it is cancelled.
+    # The flagged session page is in no export; its absence says nothing, so nothing changes.
     assert lines[0] == (
         f"Imported 1 file(s) into {DEMO_SLUG}: 0 sessions created, 0 updated, 28 unchanged, "
-        "1 cancelled, 0 flagged for review; speakers 0 created, 0 updated."
+        "0 cancelled, 0 flagged for review; speakers 0 created, 0 updated."
     )
-    assert lines[1] == "Schedule version 2: 1 cancelled."
+    assert lines[1] == "Nothing changed: no new schedule version."
     assert not [line for line in lines if "warning" in line]

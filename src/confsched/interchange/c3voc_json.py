@@ -11,7 +11,8 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
   then its slug, then "c3voc-" and 12 hex digits of the SHA-256 of its date, room and title);
   events without room (the room they are listed under) or without persons; persons with
   `public_name` (frab) or `name` (pretalx), keyed by guid, else code, else id, else the slug
-  of their name.
+  of their name. One id under several names is several people (merged schedules reuse ids):
+  see `frab_xml.PersonKeys`; a warning counts such ids.
 * Times: an event's `date` carries an explicit offset and is trusted over `start` and over
   `time_zone_name`; pretalx's DemoCon declares "UTC" and writes +01:00, and the offsets win
   (with a warning). Without `date`, the day's date and `start` are read in the declared zone
@@ -25,6 +26,14 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
   `end` give the dates (else the sessions' days). Two events with one key refuse the file.
   The subtitle, links, attachments, logo and recording flags have no place in a Programme.
 
+What it refuses (a ParseError naming the JSON path): JSON that `documents.read_json` refuses
+(huge numbers, deep nesting); values of the wrong type where the reader needs them; a file
+without events (a schedule2 document, with its flat `schedule.events`, is pointed to its own
+reader, `c3voc_schedule2`, which the sniffer also sends it to); times that leave the years 1
+to 9999 once converted to UTC or to the programme's zone, or once the duration is added. A
+zone name that is not in the tz database (a folder such as "Europe", a 300-letter name) is
+ignored with a warning, as the declared zone, or refused, as `default_timezone`.
+
 Writing follows the schema exactly, so that the output validates; its rules:
 
 * Only sessions that have a start, are not cancelled and are not flagged for review are
@@ -35,8 +44,10 @@ Writing follows the schema exactly, so that the output validates; its rules:
   every day, and a session without a room is listed under "".
 * An event's guid is its key when the key is a UUID, else
   uuid5(NAMESPACE_URL, "confsched:{slug}:{key}"); its integer id is the first 31 bits of the
-  SHA-256 of the key (at least 1); its url is `{base_url}sessions/{key}/` (the public session
-  page) or, without base_url, "urn:uuid:{guid}". A room's guid is made as for an event whose
+  SHA-256 of the key (at least 1); its url is the session page `{base_url}/{slug}/sessions/
+  {key}/` or, without base_url, "urn:uuid:{guid}". `base_url` is the site's address
+  ("https://host/"), as for every writer; the event's page `{base_url}/{slug}/` is written as
+  `schedule.base_url` and `conference.url`. A room's guid is made as for an event whose
   key is "room:{name}".
 * A person carries the speaker's key where a reader looks first: as `guid` when a UUID, as
   `id` when a whole number, as `code` when pretalx-like (A-Z, 0-9), nothing when it is the slug
@@ -58,11 +69,14 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote, urljoin
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from urllib.parse import quote, urljoin, urlsplit
+from zoneinfo import ZoneInfo
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.interchange.documents import read_json
+from confsched.interchange.frab_xml import PersonKeys
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 
@@ -80,6 +94,10 @@ _CLOCK = re.compile(r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?$")
 _DURATION = re.compile(r"^(\d+):([0-5]\d)(?::([0-5]\d))?$")
 _SCHEDULE_KEY = re.compile(r'(?<!\\)"schedule"\s*:\s*\{')
 _CONFERENCE_KEY = re.compile(r'(?<!\\)"conference"\s*:\s*\{')
+# v1 lists events per day in "rooms" objects; schedule2 has one "events" array and none.
+_ROOMS_OBJECT = re.compile(r'(?<!\\)"rooms"\s*:\s*\{')
+_EVENTS_ARRAY = re.compile(r'(?<!\\)"events"\s*:\s*\[')
+SCHEDULE2_FORMAT_NAME = "c3voc-schedule2"  # the reader of c3voc_schedule2, named in refusals
 
 # Tags that make a text HTML; without one it is Markdown or plain text and stays as written.
 _HTML_TAG_NAMES = frozenset(
@@ -91,12 +109,26 @@ _HTML_TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
 
 
 def looks_like(head: str) -> bool:
-    """True for the start of a schedule.json: an object with "schedule" holding "conference"."""
+    """True for the start of a v1 schedule.json: "schedule" holding "conference", not schedule2."""
+    return _is_envelope(head) and not _is_schedule2(head)
+
+
+def looks_like_schedule2(head: str) -> bool:
+    """True for the start of a c3voc schedule2 document: one "events" array, no "rooms" object."""
+    return _is_envelope(head) and _is_schedule2(head)
+
+
+def _is_envelope(head: str) -> bool:
+    """An object with "schedule" holding "conference", as both c3voc versions start."""
     text = head.lstrip("\ufeff \t\r\n")
     if not text.startswith("{"):
         return False
     schedule = _SCHEDULE_KEY.search(text)
     return schedule is not None and _CONFERENCE_KEY.search(text, schedule.end()) is not None
+
+
+def _is_schedule2(head: str) -> bool:
+    return _EVENTS_ARRAY.search(head) is not None and _ROOMS_OBJECT.search(head) is None
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -108,6 +140,7 @@ class _Reader:
     declared_zone: ZoneInfo | None
     default_zone: ZoneInfo | None
     base_url: str
+    people: PersonKeys = field(default_factory=PersonKeys)
     sessions: dict[str, tuple[Session, str]] = field(default_factory=dict)  # key -> (s, path)
     speakers: dict[str, Speaker] = field(default_factory=dict)
     room_order: list[str] = field(default_factory=list)
@@ -119,6 +152,29 @@ class _Reader:
     def refuse(self, message: str) -> ParseError:
         return ParseError(message, source=self.source)
 
+    def checked(self, value: datetime, path: str, raw: object) -> datetime:
+        """`value`, or a refusal when it cannot be converted to UTC or to the programme's zone."""
+        if zone := self.outside(value):
+            raise self.refuse(
+                f"{path} is {shown_value(raw)}, outside the years 1 to 9999 in {zone}"
+            )
+        return value
+
+    def outside(self, value: datetime) -> str:
+        """The zone `value` cannot be converted to (UTC, as stored, or the programme's), or "".
+
+        Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
+        the conversions that would fail later, in the database or a writer, are tried here.
+        """
+        for zone in (UTC, self.declared_zone or self.default_zone):
+            if zone is None:
+                continue
+            try:
+                value.astimezone(zone)
+            except OverflowError:
+                return str(zone)
+        return ""
+
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     """Read a frab/pretalx schedule.json into a Programme, or refuse the whole file."""
@@ -126,17 +182,13 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     if default_timezone:
         default_zone = _zone_or_none(default_timezone)
         if default_zone is None:
-            raise ParseError(
-                f"the time zone given, {default_timezone!r}, is not an IANA name "
-                "such as Europe/Berlin",
-                source=source,
-            )
-    document = _load_json(data, source=source)
+            raise ParseError(f"--timezone: {zone_problem(default_timezone)}", source=source)
+    document = read_json(data, source=source, what="a schedule.json")
     schedule = _schedule_object(document, source=source)
     conference = schedule.get("conference")
     if not isinstance(conference, dict):
         raise ParseError(
-            f"schedule.conference is {_describe(conference)}; expected an object with the "
+            f"schedule.conference is {describe_value(conference)}; expected an object with the "
             "conference's title, time zone and days",
             source=source,
         )
@@ -147,7 +199,8 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         declared_zone = _zone_or_none(zone_name.strip())
         if declared_zone is None:
             programme.warnings.append(
-                f"conference.time_zone_name {zone_name!r} is not an IANA time zone; ignored"
+                f"conference.time_zone_name {_shorten(zone_name)!r} is not an IANA time zone; "
+                "ignored"
             )
         else:
             programme.timezone = zone_name.strip()
@@ -156,7 +209,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         source=source,
         declared_zone=declared_zone,
         default_zone=default_zone,
-        base_url=base_url if isinstance(base_url, str) else "",
+        base_url=base_url if isinstance(base_url, str) and _is_url(base_url) else "",
         warnings=programme.warnings,
         notes=programme.notes,
     )
@@ -164,10 +217,14 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     days = conference.get("days")
     if not isinstance(days, list):
         raise reader.refuse(
-            f"schedule.conference.days is {_describe(days)}; expected an array of days"
+            f"schedule.conference.days is {describe_value(days)}; expected an array of days"
         )
     for index, day in enumerate(days):
         _read_day(reader, day, f"schedule.conference.days[{index}]")
+    if not reader.sessions:
+        raise reader.refuse(_no_events(schedule, days))
+    if warning := reader.people.warning():
+        programme.warnings.append(warning)
 
     programme.sessions = [session for session, _ in reader.sessions.values()]
     programme.speakers = list(reader.speakers.values())
@@ -188,29 +245,10 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     return programme
 
 
-def _load_json(data: bytes, *, source: str) -> object:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseError(
-            f"not UTF-8 text (byte {exc.start} cannot be decoded); JSON must be UTF-8",
-            source=source,
-            line=data[: exc.start].count(b"\n") + 1,
-        ) from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(
-            f"not valid JSON (column {exc.colno}): {exc.msg}", source=source, line=exc.lineno
-        ) from exc
-    except RecursionError as exc:
-        raise ParseError("not a schedule.json: nested too deeply", source=source) from exc
-
-
 def _schedule_object(document: object, *, source: str) -> dict:
     if not isinstance(document, dict):
         raise ParseError(
-            f"not a schedule.json: the top level is {_describe(document)}, not an object "
+            f"not a schedule.json: the top level is {describe_value(document)}, not an object "
             'with a "schedule" object',
             source=source,
         )
@@ -226,7 +264,7 @@ def _schedule_object(document: object, *, source: str) -> dict:
         )
     if not isinstance(schedule, dict):
         raise ParseError(
-            f'not a schedule.json: "schedule" is {_describe(schedule)}, not an object '
+            f'not a schedule.json: "schedule" is {describe_value(schedule)}, not an object '
             'with a "conference" object',
             source=source,
         )
@@ -247,13 +285,13 @@ def _declared_rooms(rooms: object) -> list[str]:
 
 def _read_day(reader: _Reader, day: object, path: str) -> None:
     if not isinstance(day, dict):
-        raise reader.refuse(f"{path} is {_describe(day)}; expected a day object")
+        raise reader.refuse(f"{path} is {describe_value(day)}; expected a day object")
     rooms = day.get("rooms")
     if rooms is None:
         return
     if not isinstance(rooms, dict):
         raise reader.refuse(
-            f"{path}.rooms is {_describe(rooms)}; expected an object of room names "
+            f"{path}.rooms is {describe_value(rooms)}; expected an object of room names "
             "to arrays of events"
         )
     for room_name, events in rooms.items():
@@ -263,7 +301,9 @@ def _read_day(reader: _Reader, day: object, path: str) -> None:
         if events is None:
             continue
         if not isinstance(events, list):
-            raise reader.refuse(f"{room_path} is {_describe(events)}; expected an array of events")
+            raise reader.refuse(
+                f"{room_path} is {describe_value(events)}; expected an array of events"
+            )
         for index, event in enumerate(events):
             event_path = f"{room_path}[{index}]"
             _read_event(
@@ -275,10 +315,10 @@ def _read_event(
     reader: _Reader, event: object, *, day: dict, day_path: str, room: str, path: str
 ) -> None:
     if not isinstance(event, dict):
-        raise reader.refuse(f"{path} is {_describe(event)}; expected an event object")
+        raise reader.refuse(f"{path} is {describe_value(event)}; expected an event object")
     title = event.get("title")
     if not isinstance(title, str) or not title.strip():
-        shown = "missing" if "title" not in event else _describe(title)
+        shown = "missing" if "title" not in event else describe_value(title)
         raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
     starts_at = _event_start(reader, event, day=day, day_path=day_path, path=path)
     ends_at = _event_end(reader, event, starts_at, path=path)
@@ -318,25 +358,26 @@ def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path
         clock = _parse_clock(raw_start)
         if clock is None:
             raise reader.refuse(
-                f"{path}.start is {_shown(raw_start)}; expected a time of day as HH:MM"
+                f"{path}.start is {shown_value(raw_start)}; expected a time of day as HH:MM"
             )
     raw_date = event.get("date")
     if raw_date not in (None, ""):
         value = _parse_datetime(raw_date)
         if value is None:
             raise reader.refuse(
-                f"{path}.date is {_shown(raw_date)}; expected an ISO 8601 date and time "
+                f"{path}.date is {shown_value(raw_date)}; expected an ISO 8601 date and time "
                 "such as 2019-08-21T11:00:00+02:00"
             )
         if isinstance(raw_date, str) and "T" not in raw_date.upper() and " " not in raw_date:
             if clock is None:  # a bare date says nothing of the time of day
                 raise reader.refuse(
-                    f"{path}.date is {_shown(raw_date)}, a date without a time, and the "
+                    f"{path}.date is {shown_value(raw_date)}, a date without a time, and the "
                     "event has no start; expected a date and time"
                 )
             value = datetime.combine(value.date(), clock)
         if value.utcoffset() is None:
             return _localize(reader, value, f"{path}.date", raw_date)
+        reader.checked(value, f"{path}.date", raw_date)
         _check_offset(reader, value)
         if clock is not None and value.strftime("%H:%M") != clock.strftime("%H:%M"):
             reader.warnings.append(
@@ -352,7 +393,7 @@ def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path
     day_date = _parse_datetime(raw_day)
     if day_date is None:
         raise reader.refuse(
-            f"{day_path}.date is {_shown(raw_day)}; expected the day's date as YYYY-MM-DD, "
+            f"{day_path}.date is {shown_value(raw_day)}; expected the day's date as YYYY-MM-DD, "
             f"which {path} needs as it has a start but no date"
         )
     value = _localize(reader, datetime.combine(day_date.date(), clock), f"{path}.start", raw_start)
@@ -361,7 +402,12 @@ def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path
         if day_start.utcoffset() is None:
             day_start = day_start.replace(tzinfo=value.tzinfo)
         if value < day_start:  # frab days run past midnight: 01:00 belongs to the next date
-            next_day = value.replace(tzinfo=None) + timedelta(days=1)
+            next_day = _plus(value.replace(tzinfo=None), timedelta(days=1))
+            if next_day is None:
+                raise reader.refuse(
+                    f"{path}.start is {shown_value(raw_start)}, after midnight of "
+                    f"{day_date.date()}: outside the years 1 to 9999"
+                )
             value = _localize(reader, next_day, f"{path}.start", raw_start)
     return value
 
@@ -372,14 +418,15 @@ def _event_end(reader: _Reader, event: dict, starts_at: datetime, *, path: str) 
         value = _parse_datetime(raw_end)
         if value is None:
             raise reader.refuse(
-                f"{path}.end is {_shown(raw_end)}; expected an ISO 8601 date and time "
+                f"{path}.end is {shown_value(raw_end)}; expected an ISO 8601 date and time "
                 "such as 2019-08-21T11:30:00+02:00"
             )
         if value.utcoffset() is None:
             value = _localize(reader, value, f"{path}.end", raw_end)
+        reader.checked(value, f"{path}.end", raw_end)
         if value < starts_at:
             raise reader.refuse(
-                f"{path}.end is {_shown(raw_end)}, before the event's start "
+                f"{path}.end is {shown_value(raw_end)}, before the event's start "
                 f"{starts_at.isoformat()}; expected a later time"
             )
         return value
@@ -389,10 +436,20 @@ def _event_end(reader: _Reader, event: dict, starts_at: datetime, *, path: str) 
     match = _DURATION.match(raw_duration.strip()) if isinstance(raw_duration, str) else None
     if match is None:
         raise reader.refuse(
-            f"{path}.duration is {_shown(raw_duration)}; expected H:MM, HH:MM or HH:MM:SS"
+            f"{path}.duration is {shown_value(raw_duration)}; expected H:MM, HH:MM or HH:MM:SS"
         )
-    hours, minutes, seconds = (int(part or 0) for part in match.groups())
-    return starts_at + timedelta(hours=hours, minutes=minutes, seconds=seconds)
+    hours, minutes, seconds = match.groups()
+    try:
+        length = timedelta(hours=int(hours), minutes=int(minutes), seconds=int(seconds or 0))
+        ends_at: datetime | None = starts_at + length
+    except (OverflowError, ValueError):  # more hours than timedelta, or int(), can hold
+        ends_at = None
+    if ends_at is None or reader.outside(ends_at):
+        raise reader.refuse(
+            f"{path}.duration is {shown_value(raw_duration)}, which from the start "
+            f"{starts_at.isoformat()} ends outside the years 1 to 9999"
+        )
+    return ends_at
 
 
 def _localize(reader: _Reader, value: datetime, path: str, raw: object) -> datetime:
@@ -400,11 +457,11 @@ def _localize(reader: _Reader, value: datetime, path: str, raw: object) -> datet
     zone = reader.declared_zone or reader.default_zone
     if zone is None:
         raise reader.refuse(
-            f"{path} is {_shown(raw)}, a time without a UTC offset, and the file names no "
+            f"{path} is {shown_value(raw)}, a time without a UTC offset, and the file names no "
             "time zone (conference.time_zone_name); give one with --timezone, for example "
             "--timezone Europe/Berlin"
         )
-    return value.replace(tzinfo=zone)
+    return reader.checked(value.replace(tzinfo=zone), path, raw)
 
 
 def _check_offset(reader: _Reader, value: datetime) -> None:
@@ -439,7 +496,7 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
     if isinstance(person, str):  # some old exports list bare names
         person = {"name": person}
     if not isinstance(person, dict):
-        raise reader.refuse(f"{path} is {_describe(person)}; expected a person object")
+        raise reader.refuse(f"{path} is {describe_value(person)}; expected a person object")
     name = _plain(person.get("public_name")) or _plain(person.get("name"))
     if not name:
         reader.warnings.append(f"{path}: a person without a name; left out")
@@ -448,27 +505,25 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
     for field_name in ("guid", "code", "id"):
         value = person.get(field_name)
         if not isinstance(value, bool) and isinstance(value, int | str) and str(value).strip():
-            key = str(value).strip()
+            key = reader.people.key(str(value).strip(), name, label=field_name)
             break
     key = key or slugify(name)
     avatar = _plain(person.get("avatar"))
+    if not _is_url(avatar):
+        avatar = ""
     if avatar and reader.base_url:
         avatar = urljoin(reader.base_url, avatar)
     speaker = Speaker(
         key=key,
         name=name,
-        bio=_clean_text(_text(reader, person, "biography", path)),
+        bio=clean_text(_text(reader, person, "biography", path)),
         avatar_url=avatar,
     )
     known = reader.speakers.get(key)
     if known is None:
         reader.speakers[key] = speaker
         return speaker
-    if known.name != name:
-        reader.warnings.append(
-            f"{path}: person {key!r} is called {name!r} here and {known.name!r} before; "
-            f"kept {known.name!r}"
-        )
+    # One key, one person (PersonKeys keys other names apart): the first spelling stays.
     if (not known.bio and speaker.bio) or (not known.avatar_url and speaker.avatar_url):
         reader.speakers[key] = Speaker(
             key=key,
@@ -495,7 +550,7 @@ def _read_dates(reader: _Reader, programme: Programme, conference: dict) -> None
         value = _parse_datetime(raw)
         if value is None and raw not in (None, ""):
             programme.warnings.append(
-                f"conference.{name} is {_shown(raw)}, not a date; used the sessions' days"
+                f"conference.{name} is {shown_value(raw)}, not a date; used the sessions' days"
             )
         day = value.date() if value else fallback
         setattr(programme, f"{name}_date", day)
@@ -506,7 +561,7 @@ def _array(reader: _Reader, mapping: dict, name: str, path: str) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise reader.refuse(f"{path}.{name} is {_describe(value)}; expected an array")
+        raise reader.refuse(f"{path}.{name} is {describe_value(value)}; expected an array")
     return value
 
 
@@ -518,7 +573,7 @@ def _text(reader: _Reader, mapping: dict, name: str, path: str) -> str:
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
-    raise reader.refuse(f"{path}.{name} is {_describe(value)}; expected a string")
+    raise reader.refuse(f"{path}.{name} is {describe_value(value)}; expected a string")
 
 
 def _plain(value: object) -> str:
@@ -542,13 +597,13 @@ def _parse_datetime(value: object) -> datetime | None:
 
 
 def _abstract(abstract: str, description: str) -> str:
-    parts = [_clean_text(abstract), _clean_text(description)]
+    parts = [clean_text(abstract), clean_text(description)]
     if parts[0] == parts[1]:
         parts = parts[:1]
     return "\n\n".join(part for part in parts if part)
 
 
-def _clean_text(text: str) -> str:
+def clean_text(text: str) -> str:
     """Plain text or Markdown as written (line ends normalised); HTML as text."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if any(tag.lower() in _HTML_TAG_NAMES for tag in _HTML_TAG.findall(text)):
@@ -557,15 +612,47 @@ def _clean_text(text: str) -> str:
 
 
 def _zone_or_none(name: str) -> ZoneInfo | None:
-    if not name or name.startswith(("/", ".")) or ".." in name:
-        return None
+    return get_zone(name) if is_zone_name(name) else None
+
+
+def _plus(value: datetime, delta: timedelta) -> datetime | None:
+    """`value + delta`, or None past the years datetime holds."""
     try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+        return value + delta
+    except OverflowError:
         return None
 
 
-def _describe(value: object) -> str:
+def _is_url(text: str) -> bool:
+    """False for what urllib cannot even split ("http://[", a bracketed host left open)."""
+    try:
+        urlsplit(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _shorten(text: str, limit: int = 64) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _no_events(schedule: dict, days: list) -> str:
+    """Why a document without events is refused, naming what it holds instead."""
+    if isinstance(schedule.get("events"), list):
+        return (
+            "no events under schedule.conference.days[].rooms; the events are in "
+            "schedule.events, as in a c3voc schedule2 document: import it as "
+            f"{SCHEDULE2_FORMAT_NAME}"
+        )
+    if not days:
+        return "no events: schedule.conference.days is empty; there is no programme to import"
+    return (
+        f"no events: the {len(days)} days of schedule.conference.days list none under their "
+        "rooms; there is no programme to import"
+    )
+
+
+def describe_value(value: object) -> str:
     """What a JSON value is, for messages: 'null', 'an array (of 3 items)', 'the string "x"'."""
     if value is None:
         return "null"
@@ -576,12 +663,14 @@ def _describe(value: object) -> str:
     if isinstance(value, list):
         return f"an array (of {len(value)} items)"
     if isinstance(value, str):
-        return f"the string {json.dumps(value, ensure_ascii=False)}"
+        return f"the string {shown_value(value)}"
     return f"the number {value}"
 
 
-def _shown(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def shown_value(value: object, limit: int = 64) -> str:
+    """A JSON value as written, cut short: a mutated file may hold megabytes in one value."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -597,8 +686,8 @@ def render(
     """
     del now
     zone = _writer_zone(programme.timezone)
-    if base_url and not base_url.endswith("/"):
-        base_url += "/"
+    # From here on, base_url is the event's page: what the format calls its base_url.
+    base_url = f"{base_url.rstrip('/')}/{quote(slug, safe='')}/" if base_url else ""
     shown = sorted(
         (
             s

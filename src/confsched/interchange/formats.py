@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
 from confsched.interchange import (
     c3voc_json,
+    c3voc_schedule2,
     csv_format,
     frab_xml,
     ical_reader,
@@ -45,6 +46,8 @@ _TIMES = {
 CALENDAR_FIELDS = frozenset(_TIMES | {"affiliations", "is_cancelled"})
 FRAB_FIELDS = frozenset(_TIMES | {"language"})
 C3VOC_FIELDS = frozenset(FRAB_FIELDS | {"speaker.bio", "speaker.avatar_url"})
+# schedule2 says which events are cancelled or still drafts.
+SCHEDULE2_FIELDS = frozenset(FRAB_FIELDS | {"is_cancelled", "needs_review", "review_note"})
 SESSIONIZE_FIELDS = frozenset(
     _TIMES | {"level", "language", "is_cancelled", "needs_review", "review_note"}
     | {"speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
@@ -67,6 +70,7 @@ FORMATS: tuple[Format, ...] = (
     _module_format(xcal, CALENDAR_FIELDS),
     _module_format(frab_xml, FRAB_FIELDS),
     _module_format(c3voc_json, C3VOC_FIELDS),
+    _module_format(c3voc_schedule2, SCHEDULE2_FIELDS),
     _module_format(sessionize, SESSIONIZE_FIELDS),
     _module_format(csv_format, CSV_FIELDS),
     Format(

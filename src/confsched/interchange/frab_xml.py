@@ -28,7 +28,16 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
 
 Identity: a session's key is the event's `guid`, else its `id` attribute, else the slug of its
 title and its local start ("opening-20240101-1000"); a repeated key gets "-2", "-3" and a
-warning. A speaker's key is the person's `guid`, else `id`, else the slug of the name.
+warning. A speaker's key is the person's `guid`, else `id`, else the slug of the name; files
+merged from several sub-schedules reuse person ids, so a second name under one id is another
+person, keyed "<id>~<slug of the name>" with a warning (see `PersonKeys`).
+
+Refused, with the element's path: XML that `documents.read_xml` refuses (unknown encodings,
+entities); a document without any `<event>` (the message names what it holds instead, so a
+homegrown `<schedule><day><entry>` file is not taken for an empty programme); times that leave
+the years 1 to 9999 once converted to UTC or to the programme's zone, or once the duration is
+added. A declared zone that is not in the tz database ("Europe", a 300-letter name) is ignored
+with a warning; such a `default_timezone` is refused.
 
 Writing follows the XSD and validates against it. Only sessions with a start, not cancelled
 (frab has no cancelled state, so a cancelled session is left out rather than shown as on) and
@@ -51,8 +60,10 @@ the most the XSD's duration pattern can say. Ids:
 * `<slug>` is frab's "<slug>-<id>-<title slug>" (hyphens of the event slug become "_" when
   needed), left out when it still misses the XSD's pattern; `<acronym>` is the event slug
   when it fits the XSD (4 or more characters).
-* `base_url` is the event's public page ("https://host/<event>/"); each event's `<url>` is
-  "<base_url>/sessions/<key>/". Without an http(s) base_url no URLs are written.
+* `base_url` is the site's address ("https://host/"), as for every writer (xCal too) and as
+  the web view and `confsched export --base-url` give it; the event's page
+  "<base_url>/<slug>/" is the conference's `<base_url>`, and each event's `<url>` is the
+  session page "<base_url>/<slug>/sessions/<key>/". Without an http(s) base_url no URLs.
 * A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
   `<abstract>`; speaker affiliations, levels and slides have no place in the format.
 """
@@ -65,18 +76,14 @@ import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from urllib.parse import quote
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
-from xml.etree.ElementTree import ParseError as XMLSyntaxError
-from xml.parsers.expat import ErrorString
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.interchange.documents import read_xml
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.zones import programme_zone
@@ -121,7 +128,7 @@ def looks_like(head: str) -> bool:
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     """Read one schedule.xml; ParseError naming the element and field when it is broken."""
     fallback = _given_zone(default_timezone, source)
-    root = _parse_xml(data, source)
+    root = read_xml(data, source=source, what="a schedule.xml")
     for element in root.iter():
         if isinstance(element.tag, str) and "}" in element.tag:
             element.tag = element.tag.rsplit("}", 1)[1]
@@ -136,32 +143,59 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
 def _given_zone(name: str, source: str) -> tzinfo | None:
     if not name:
         return None
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ParseError(
-            f"unknown time zone {name!r} given with --timezone; expected an IANA name such as "
-            "Europe/Berlin",
-            source=source,
-        ) from exc
+    if not is_zone_name(name):
+        raise ParseError(f"--timezone: {zone_problem(name)}", source=source)
+    return get_zone(name)
 
 
-def _parse_xml(data: bytes, source: str) -> Element:
-    try:
-        return fromstring(data)
-    except XMLSyntaxError as exc:
-        line, column = exc.position
-        raise ParseError(
-            f"not well-formed XML: {ErrorString(exc.code)} at column {column + 1}",
-            source=source,
-            line=line,
-        ) from exc
-    except DefusedXmlException as exc:
-        raise ParseError(
-            "refused: the XML declares entities or external references "
-            f"({type(exc).__name__}); a schedule.xml needs none",
-            source=source,
-        ) from exc
+class PersonKeys:
+    """Speaker keys for people a source names by id, keeping apart people who share an id.
+
+    Schedules merged from several sub-schedules (a congress and its assemblies) reuse person
+    ids, so one id can carry two or three names: these are different people. The first name
+    seen under an id keeps the id as its key; every other name gets "<id>~<slug of the name>"
+    (with "-2", "-3" should two names share a slug), stable across imports of the same file.
+    Names are compared with spacing and case ignored, so "Ada  lovelace" is still "Ada Lovelace".
+    Shared by the frab-family readers (schedule.xml, schedule.json, schedule2).
+    """
+
+    def __init__(self) -> None:
+        self._keys: dict[str, dict[str, str]] = {}  # id -> folded name -> key
+        self._names: dict[str, list[str]] = {}  # id -> names as first written
+        self._labels: dict[str, str] = {}  # id -> the field it came from (guid, id, code)
+        self._taken: set[str] = set()
+
+    def key(self, ident: str, name: str, *, label: str = "id") -> str:
+        """The key of the person called `name` under the source's `ident` (its `label` field)."""
+        folded = " ".join(name.split()).casefold()
+        keys = self._keys.setdefault(ident, {})
+        if folded in keys:
+            return keys[folded]
+        if not keys:
+            key = ident
+            self._labels[ident] = label
+        else:
+            key = base = f"{ident}~{slugify(name)}"
+            number = 2
+            while key in self._taken:
+                key, number = f"{base}-{number}", number + 1
+        keys[folded] = key
+        self._names.setdefault(ident, []).append(" ".join(name.split()))
+        self._taken.add(key)
+        return key
+
+    def warning(self) -> str:
+        """For programme.warnings: how many ids name several people, with the first example."""
+        shared = [ident for ident, names in self._names.items() if len(names) > 1]
+        if not shared:
+            return ""
+        ident = shared[0]
+        names = self._names[ident]
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        example = f"person {self._labels[ident]} {ident} names {len(names)} people: {shown}"
+        if len(shared) == 1:
+            return f"{example}; keyed apart"
+        return f"{len(shared)} person ids name several people; keyed apart (e.g. {example})"
 
 
 @dataclass
@@ -184,6 +218,7 @@ class _Reader:
     offset_dates: int = 0
     rolled: int = 0
     programme: Programme = field(default_factory=Programme)
+    people: PersonKeys = field(default_factory=PersonKeys)
 
     def error(self, message: str) -> ParseError:
         return ParseError(message, source=self.source)
@@ -194,14 +229,13 @@ class _Reader:
         if conference is None:
             conference = Element("conference")
         declared = _text(conference, "time_zone_name") or _text(conference, "timezone")
-        if declared:
-            try:
-                self.zone = ZoneInfo(declared)
-                self.zone_name = programme.timezone = declared
-            except (ZoneInfoNotFoundError, ValueError):
-                programme.warnings.append(
-                    f"the declared time zone {declared!r} is not an IANA name; ignored"
-                )
+        if declared and is_zone_name(declared):
+            self.zone = get_zone(declared)
+            self.zone_name = programme.timezone = declared
+        elif declared:
+            programme.warnings.append(
+                f"the declared time zone {_quoted(declared)} is not an IANA name; ignored"
+            )
         if self.zone is None and self.fallback is not None:
             self.zone, self.zone_name = self.fallback, self.default_name
         programme.name = _text(conference, "title") or _text(conference, "acronym")
@@ -237,7 +271,9 @@ class _Reader:
                     sessions[session.key] = session
 
         if not sessions:
-            programme.warnings.append("the schedule lists no events")
+            raise self.error(_no_events(root))
+        if warning := self.people.warning():
+            programme.warnings.append(warning)
         programme.rooms = list(rooms)
         programme.sessions = list(sessions.values())
         programme.speakers = list(speakers.values())
@@ -267,7 +303,7 @@ class _Reader:
             number += 1
         key = f"{session.key}-{number}"
         self.programme.warnings.append(
-            f"two events share the id {session.key!r}; the second is kept as {key!r}"
+            f"two events share the id {_quoted(session.key)}; the second is kept as {_quoted(key)}"
         )
         return replace(session, key=key)
 
@@ -278,7 +314,7 @@ class _Reader:
         if not title:
             raise self.error(f"{path}/title: missing or empty; every event needs a title")
         starts_at = self.start(element, path, day)
-        duration = self.duration(element, path)
+        ends_at = self.end(element, path, starts_at)
         key = (element.get("guid") or "").strip() or (element.get("id") or "").strip()
         if not key:
             local = starts_at.astimezone(self.zone) if self.zone else starts_at
@@ -289,7 +325,7 @@ class _Reader:
             kind=_line(_text(element, "type")),
             abstract=self.abstract(element),
             starts_at=starts_at,
-            ends_at=starts_at + duration if duration is not None else None,
+            ends_at=ends_at,
             room=_line(_text(element, "room")) or wrapper,
             track=_line(_text(element, "track")),
             language=_line(_text(element, "language")),
@@ -310,8 +346,12 @@ class _Reader:
             name = _line(person.text or "")
             if not name:
                 continue
-            key = (person.get("guid") or "").strip() or (person.get("id") or "").strip()
-            key = key or slugify(name)
+            guid = (person.get("guid") or "").strip()
+            number = (person.get("id") or "").strip()
+            if guid or number:
+                key = self.people.key(guid or number, name, label="guid" if guid else "id")
+            else:
+                key = slugify(name)
             speakers.setdefault(key, Speaker(key=key, name=name))
             keys.setdefault(key)
         return tuple(SessionSpeaker(speaker_key=key) for key in keys)
@@ -327,12 +367,12 @@ class _Reader:
             if value is None:
                 raise self.error(
                     f"{path}/date: expected a date and time with a UTC offset such as "
-                    f"2024-12-27T10:30:00+01:00, not {date_text!r}"
+                    f"2024-12-27T10:30:00+01:00, not {_quoted(date_text)}"
                 )
             if value.tzinfo is None:
-                return self.localize(value, f"{path}/date")
+                return self.localize(value, f"{path}/date", date_text)
             self.offset_dates += 1
-            return value
+            return self.checked(value, f"{path}/date", date_text)
         if not start_text:
             raise self.error(
                 f"{path}/start: missing; every event needs a start (a <date> with a time, "
@@ -340,25 +380,39 @@ class _Reader:
             )
         clock = _clock(start_text)
         if clock is None:
-            raise self.error(f"{path}/start: expected HH:MM or HH:MM:SS, not {start_text!r}")
+            raise self.error(f"{path}/start: expected HH:MM or HH:MM:SS, not {_quoted(start_text)}")
         if base is None:
             base = self.day_date(day)
             day_start = self.day_start(day)
             if day_start is not None and clock < day_start:
+                if base == date.max:
+                    raise self.error(
+                        f"{path}/start: {_quoted(start_text)} falls after midnight of {base}, "
+                        "outside the years 1 to 9999"
+                    )
                 base += timedelta(days=1)
                 self.rolled += 1
-        return self.localize(datetime.combine(base, clock), f"{path}/start")
+        return self.localize(datetime.combine(base, clock), f"{path}/start", start_text)
 
-    def duration(self, element: Element, path: str) -> timedelta | None:
+    def end(self, element: Element, path: str, starts_at: datetime) -> datetime | None:
         text = _text(element, "duration")
         if not text:
             return None
         match = _DURATION.fullmatch(text)
         if match is None:
-            raise self.error(f"{path}/duration: expected H:MM, HH:MM or HH:MM:SS, not {text!r}")
-        return timedelta(
+            raise self.error(
+                f"{path}/duration: expected H:MM, HH:MM or HH:MM:SS, not {_quoted(text)}"
+            )
+        duration = timedelta(
             hours=int(match["h"]), minutes=int(match["m"]), seconds=int(match["s"] or 0)
         )
+        ends_at = _plus(starts_at, duration)
+        if ends_at is None or self.outside(ends_at):
+            raise self.error(
+                f"{path}/duration: {_quoted(text)} from the start {starts_at.isoformat()} ends "
+                "outside the years 1 to 9999"
+            )
+        return ends_at
 
     def day_date(self, day: _Day) -> date:
         text = (day.element.get("date") or "").strip()
@@ -366,7 +420,7 @@ class _Reader:
         if value is None:
             raise self.error(
                 f"{day.path}/@date: expected a date such as 2024-12-27 (its events give only "
-                f"<start>), not {text!r}"
+                f"<start>), not {_quoted(text)}"
             )
         return value
 
@@ -378,10 +432,12 @@ class _Reader:
         if value is None:
             raise self.error(
                 f"{day.path}/@start: expected a date and time such as 2024-12-27T10:00:00+01:00, "
-                f"not {text!r}"
+                f"not {_quoted(text)}"
             )
-        if value.tzinfo is not None and self.zone is not None:
-            value = value.astimezone(self.zone)
+        if value.tzinfo is not None:
+            value = self.checked(value, f"{day.path}/@start", text)
+            if self.zone is not None:
+                value = value.astimezone(self.zone)
         return value.time()
 
     def clock_or_none(self, parent: Element, path: str, name: str) -> time | None:
@@ -390,10 +446,10 @@ class _Reader:
             return None
         value = _clock(text)
         if value is None:
-            raise self.error(f"{path}/{name}: expected HH:MM or HH:MM:SS, not {text!r}")
+            raise self.error(f"{path}/{name}: expected HH:MM or HH:MM:SS, not {_quoted(text)}")
         return value
 
-    def localize(self, value: datetime, where: str) -> datetime:
+    def localize(self, value: datetime, where: str, raw: str) -> datetime:
         if self.zone is None:
             raise self.error(
                 f"{where}: the file has times without a UTC offset and declares no time zone; "
@@ -401,7 +457,28 @@ class _Reader:
             )
         if self.zone is self.fallback and not self.programme.timezone:
             self.used_fallback = True
-        return value.replace(tzinfo=self.zone)
+        return self.checked(value.replace(tzinfo=self.zone), where, raw)
+
+    def checked(self, value: datetime, where: str, raw: str) -> datetime:
+        """`value`, or a refusal when it cannot be converted to UTC or to the zone."""
+        if zone := self.outside(value):
+            raise self.error(f"{where}: {_quoted(raw)} falls outside the years 1 to 9999 in {zone}")
+        return value
+
+    def outside(self, value: datetime) -> str:
+        """The zone `value` cannot be converted to (UTC, as stored, or the programme's), or "".
+
+        Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
+        the conversions that would fail later, in the database or a writer, are tried here.
+        """
+        for zone in (UTC, self.zone):
+            if zone is None:
+                continue
+            try:
+                value.astimezone(zone)
+            except OverflowError:
+                return str(zone)
+        return ""
 
     def dates(
         self, conference: Element, sessions: list[Session]
@@ -418,10 +495,12 @@ class _Reader:
                 if moment is None:
                     raise self.error(
                         f"schedule/conference/{name}: expected a date such as 2024-12-27 or a "
-                        f"date and time, not {text!r}"
+                        f"date and time, not {_quoted(text)}"
                     )
-                if moment.tzinfo is not None and self.zone is not None:
-                    moment = moment.astimezone(self.zone)
+                if moment.tzinfo is not None:
+                    moment = self.checked(moment, f"schedule/conference/{name}", text)
+                    if self.zone is not None:
+                        moment = moment.astimezone(self.zone)
                 value = moment.date()
             found.append(value)
         start, end = found
@@ -435,6 +514,44 @@ class _Reader:
             start = start or min(local)
             end = end or max(local)
         return start, end
+
+
+def _plus(value: datetime, delta: timedelta) -> datetime | None:
+    """`value + delta`, or None past the years datetime holds."""
+    try:
+        return value + delta
+    except OverflowError:
+        return None
+
+
+def _quoted(text: str, limit: int = 64) -> str:
+    """`text` quoted for a message, cut short: a mutated file may hold megabytes in one value."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+# What a frab schedule holds where events go; anything else found there is named in the refusal.
+_EXPECTED = {"schedule": {"conference", "version", "generator"}, "day": {"room", "event"}}
+
+
+def _no_events(root: Element) -> str:
+    """Why a document without events is refused, naming what it holds in their place."""
+    days = root.findall("day")
+    parents = [*days, *(room for day in days for room in day.findall("room"))] or [root]
+    found: dict[str, None] = {}
+    for parent in parents:
+        expected = _EXPECTED.get(parent.tag, {"event"})
+        for child in parent:
+            if isinstance(child.tag, str) and child.tag not in expected:
+                found.setdefault(f"<{child.tag}> under <{parent.tag}>")
+    if found:
+        shown = ", ".join(list(found)[:3])
+        if len(found) > 3:
+            shown += f" and {len(found) - 3} more"
+        return f"no <event> elements: found {shown}; this is not a frab schedule.xml"
+    if not days:
+        return "no <event> elements: <schedule> holds no <day>; there is no programme to import"
+    held = "its <day> holds" if len(days) == 1 else f"its {len(days)} <day> elements hold"
+    return f"no <event> elements: {held} no events; there is no programme to import"
 
 
 def _children(parent: Element, path: str, tag: str) -> Iterable[tuple[str, Element]]:
@@ -510,7 +627,8 @@ def render(
     ids = _event_ids(chosen)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
     prefix = slugify(slug)
-    base = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
+    site = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
+    base = f"{site}/{quote(slug, safe='')}" if site else ""  # the event's page, no final "/"
 
     by_day: dict[date, list[Session]] = {}
     for session in sessions:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
@@ -20,8 +21,12 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
         raise Http404(f"No schedule.{extension}; there are: " + ", ".join(sorted(WRITERS)))
     event_row = _event(event)
 
+    # Writers take the site's address and add "<event>/sessions/<key>/"; reversing the home
+    # page keeps a deployment's path prefix (SCRIPT_NAME) in every link.
+    site = request.build_absolute_uri(reverse("web:home"))
+
     def render() -> HttpResponse:
-        body = render_export(event_row, extension, base_url=request.build_absolute_uri("/"))
+        body = render_export(event_row, extension, base_url=site)
         response = HttpResponse(body, content_type=writer.content_type)
         if extension == "csv":
             response["Content-Disposition"] = f'attachment; filename="{event_row.slug}.csv"'

@@ -1,0 +1,516 @@
+"""The c3voc "schedule2" JSON, the format the newest c3voc tools publish, read.
+
+Spec: the draft JSON Schema of voc/schedule, validator/json/schema2.json ("alpha-3"). Its shape:
+{"schedule": {"version", "conference": {"acronym", "title", "start", "end", "time_zone_name",
+"rooms": [{"name", "guid", "slug"}], "tracks": [{"name", "slug"}], "days": [{"index", "date",
+"start", "end"}], "defaults": {"language"}}, "events": [event or meta event, …]}}. Unlike v1
+(`c3voc_json`), the events are one flat list with absolute `start` and `end`; an event names
+its room and track by reference, and its people as `participants` with a role.
+
+Reading is lenient, as for v1; what it does:
+
+* The schedule's `version` (the producer's, not the schema's) goes to the notes.
+* Identity: a session's key is the event's `guid`, else `id`, else `code`, else `slug`, else
+  "c3voc-" and 12 hex digits of the SHA-256 of its start, room and title. Two events with one
+  key refuse the file.
+* Times: `start` (required) and `end` are ISO 8601 date-times. An offset is trusted; a time
+  without one is read in `time_zone_name`, else in `default_timezone`, else the file is
+  refused. Without `end`, the deprecated `duration` (ISO 8601 such as PT1H30M, or v1's H:MM)
+  gives the end; without both the session has no end. `conference.start` and `end` (dates or
+  date-times) give the dates, else the sessions' first and last day.
+* Rooms: `event.room` is a reference {guid, name, slug}: its name, else the name of the
+  conference room with that guid, else with that slug; a plain string is the name itself.
+  A reference that names no room the file declares refuses the file. `Programme.rooms` follows
+  `conference.rooms`, then rooms only events name, by name.
+* Tracks: `event.track` is {slug} (or {name}): the name of the conference track with that
+  slug, else the slug; a plain string is the name.
+* Kind: the schema's upper-case types read as words ("LIGHTNING_TALK" -> "Lightning Talk",
+  meta events' "BREAK" -> "Break"); other spellings stay as written.
+* Text: `abstract`, `description` and `subtitle` may be a string, null, or a map from
+  language to text; a map gives the text in the event's language, else the conference's
+  default language, else English, else its first entry. The abstract is the subtitle, the
+  abstract and the description, blank lines between (a description equal to the abstract
+  once), HTML as plain text (see `c3voc_json.clean_text`).
+* State: CANCELED and WITHDRAWN sessions are read as cancelled; DRAFT and SUBMITTED ones as
+  awaiting review; REJECTED and DELETED ones are left out (with a note), as they are not part
+  of the programme; CONFIRMED, ACCEPTED, DELAYED and no state as scheduled. A state the schema
+  does not name is read as scheduled, with a warning.
+* People: `participants` (or v1's `persons`) with `name` (or `public_name`), keyed by guid,
+  else code, else id, else the slug of the name; one id under several names is several people
+  (`frab_xml.PersonKeys`). Roles, links, attachments, logos, urls and colours have no place in
+  a Programme.
+
+Refused, with the JSON path: what `documents.read_json` refuses, values of the wrong type, a
+document without events, unreadable times, and times that leave the years 1 to 9999 once
+converted to UTC or to the programme's zone, or once the duration is added. There is no writer:
+confsched publishes v1 (`c3voc_json`), which every consumer reads today.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from confsched.core.errors import ParseError
+from confsched.core.text import slugify
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.interchange.c3voc_json import (
+    clean_text,
+    describe_value,
+    looks_like_schedule2,
+    shown_value,
+)
+from confsched.interchange.documents import read_json
+from confsched.interchange.frab_xml import PersonKeys
+from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+
+FORMAT_NAME = "c3voc-schedule2"
+DESCRIPTION = "c3voc schedule2 JSON (one flat events list; the newest c3voc tools)"
+
+_ISO_DURATION = re.compile(
+    r"P(?!$)(?:(?P<w>\d+)W)?(?:(?P<d>\d+)D)?"
+    r"(?:T(?=\d)(?:(?P<h>\d+)H)?(?:(?P<m>\d+)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?"
+)
+_CLOCK_DURATION = re.compile(r"(?P<h>\d+):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
+_CANCELLED = frozenset({"CANCELED", "WITHDRAWN"})
+_IN_REVIEW = frozenset({"DRAFT", "SUBMITTED"})
+_LEFT_OUT = frozenset({"REJECTED", "DELETED"})
+_SCHEDULED = frozenset({"CONFIRMED", "ACCEPTED", "DELAYED"})
+
+
+def looks_like(head: str) -> bool:
+    """True for the start of a schedule2 document: "schedule" with "conference" and "events"."""
+    return looks_like_schedule2(head)
+
+
+@dataclass
+class _Reader:
+    source: str
+    zone: ZoneInfo | None  # the declared zone, else the default; naive times are read in it
+    languages: tuple[str, ...]  # the order a localized text is looked up in
+    rooms: dict[str, str]  # guid or slug of a declared room -> its name
+    tracks: dict[str, str]  # slug of a declared track -> its name
+    programme: Programme
+    sessions: dict[str, tuple[Session, str]] = field(default_factory=dict)  # key -> (s, path)
+    speakers: dict[str, Speaker] = field(default_factory=dict)
+    people: PersonKeys = field(default_factory=PersonKeys)
+    fallback_keys: dict[str, int] = field(default_factory=dict)
+    left_out: dict[str, int] = field(default_factory=dict)
+    unknown_states: dict[str, int] = field(default_factory=dict)
+
+    def refuse(self, message: str) -> ParseError:
+        return ParseError(message, source=self.source)
+
+    def outside(self, value: datetime) -> str:
+        """The zone `value` cannot be converted to (UTC, as stored, or the programme's), or "".
+
+        Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
+        the conversions that would fail later, in the database or a writer, are tried here.
+        """
+        for zone in (UTC, self.zone):
+            if zone is None:
+                continue
+            try:
+                value.astimezone(zone)
+            except OverflowError:
+                return str(zone)
+        return ""
+
+
+def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
+    """Read a c3voc schedule2 document into a Programme, or refuse the whole file."""
+    if default_timezone and not is_zone_name(default_timezone):
+        raise ParseError(f"--timezone: {zone_problem(default_timezone)}", source=source)
+    document = read_json(data, source=source, what="a c3voc schedule2 document")
+    top = _object(document, "the top level", 'with a "schedule" object', source=source)
+    schedule = _object(
+        top.get("schedule"), "schedule", 'with "conference" and "events"', source=source
+    )
+    conference = _object(
+        schedule.get("conference"),
+        "schedule.conference",
+        "with the conference's title, time zone and rooms",
+        source=source,
+    )
+
+    programme = Programme(name=_plain(conference.get("title")) or _plain(conference.get("acronym")))
+    zone_name = _plain(conference.get("time_zone_name"))
+    if zone_name and is_zone_name(zone_name):
+        programme.timezone = zone_name
+    elif zone_name:
+        shown = zone_name if len(zone_name) <= 64 else zone_name[:64] + "…"
+        programme.warnings.append(
+            f"schedule.conference.time_zone_name {shown!r} is not an IANA time zone; ignored"
+        )
+    zone = programme.timezone or default_timezone
+    defaults = conference.get("defaults")
+    default_language = _plain(defaults.get("language")) if isinstance(defaults, dict) else ""
+    reader = _Reader(
+        source=source,
+        zone=get_zone(zone) if zone else None,
+        languages=tuple(dict.fromkeys(code for code in (default_language, "en") if code)),
+        rooms={},
+        tracks={},
+        programme=programme,
+    )
+    programme.rooms = _declared(reader, conference, "rooms", reader.rooms, ("guid", "slug"))
+    _declared(reader, conference, "tracks", reader.tracks, ("slug",))
+
+    events = schedule.get("events")
+    if not isinstance(events, list):
+        raise reader.refuse(_no_events_list(schedule, events))
+    for index, event in enumerate(events):
+        _read_event(reader, event, f"schedule.events[{index}]")
+    if not reader.sessions:
+        listed = "is empty" if not events else f"holds {len(events)}, all rejected or deleted"
+        raise reader.refuse(f"no events: schedule.events {listed}; there is no programme to import")
+
+    programme.sessions = [session for session, _ in reader.sessions.values()]
+    programme.speakers = list(reader.speakers.values())
+    named = set(programme.rooms)
+    programme.rooms += sorted(
+        {s.room for s in programme.sessions if s.room and s.room not in named}
+    )
+    _read_dates(reader, conference)
+    _report(reader)
+    version = _plain(schedule.get("version"))
+    if version:  # the producer's own version of the programme: worth a line in the import log
+        programme.notes.append(f"schedule version {shown_value(version)}")
+    return programme
+
+
+def _object(value: object, path: str, expected: str, *, source: str) -> dict:
+    if isinstance(value, dict):
+        return value
+    found = "missing or null" if value is None else describe_value(value)
+    raise ParseError(
+        f"not a c3voc schedule2 document: {path} is {found}; expected an object {expected}",
+        source=source,
+    )
+
+
+def _no_events_list(schedule: dict, events: object) -> str:
+    conference = schedule.get("conference")
+    days = conference.get("days") if isinstance(conference, dict) else None
+    if (
+        events is None
+        and isinstance(days, list)
+        and any(isinstance(day, dict) and "rooms" in day for day in days)
+    ):
+        return (
+            "schedule.events is missing and the days list rooms of events, as a v1 schedule.json "
+            "does: import it as c3voc-json"
+        )
+    found = "missing" if "events" not in schedule else describe_value(events)
+    return f"schedule.events is {found}; expected an array of events"
+
+
+def _declared(
+    reader: _Reader, conference: dict, name: str, index: dict[str, str], keys: tuple[str, ...]
+) -> list[str]:
+    """Names of conference.rooms or .tracks in order; `index` gets each one's guid and slug."""
+    items = conference.get(name)
+    if items is None:
+        return []
+    path = f"schedule.conference.{name}"
+    if not isinstance(items, list):
+        raise reader.refuse(f"{path} is {describe_value(items)}; expected an array")
+    names: list[str] = []
+    for position, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise reader.refuse(f"{path}[{position}] is {describe_value(item)}; expected an object")
+        item_name = _string(reader, item, "name", f"{path}[{position}]").strip()
+        if not item_name:
+            continue
+        for key in keys:
+            reference = _string(reader, item, key, f"{path}[{position}]").strip()
+            if reference:
+                index.setdefault(reference, item_name)
+        if item_name not in names:
+            names.append(item_name)
+    return names
+
+
+def _read_event(reader: _Reader, event: object, path: str) -> None:
+    if not isinstance(event, dict):
+        raise reader.refuse(f"{path} is {describe_value(event)}; expected an event object")
+    title = event.get("title")
+    if not isinstance(title, str) or not title.strip():
+        shown = "missing" if "title" not in event else describe_value(title)
+        raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
+    state = _string(reader, event, "state", path).strip().upper()
+    if state in _LEFT_OUT:
+        reader.left_out[state] = reader.left_out.get(state, 0) + 1
+        return
+    if state and state not in _CANCELLED | _IN_REVIEW | _SCHEDULED:
+        reader.unknown_states[state] = reader.unknown_states.get(state, 0) + 1
+    starts_at = _start(reader, event, path)
+    ends_at = _end(reader, event, starts_at, path)
+    room = _room(reader, event.get("room"), f"{path}.room")
+    language = _string(reader, event, "language", path).strip()
+    key = _key(reader, event, starts_at=starts_at, room=room, title=title.strip())
+    parts = [_localized(reader, event, name, path, language) for name in _TEXTS]
+    subtitle, abstract, description = (clean_text(part) for part in parts)
+    if description == abstract:
+        description = ""
+    session = Session(
+        key=key,
+        title=title.strip(),
+        kind=_kind(_string(reader, event, "type", path).strip()),
+        abstract="\n\n".join(part for part in (subtitle, abstract, description) if part),
+        starts_at=starts_at,
+        ends_at=ends_at,
+        room=room,
+        track=_track(reader, event.get("track"), f"{path}.track"),
+        language=language,
+        speakers=_people(reader, event, path),
+        is_cancelled=state in _CANCELLED,
+        needs_review=state in _IN_REVIEW,
+        review_note=f"state {state} in the schedule2 file" if state in _IN_REVIEW else "",
+    )
+    if key in reader.sessions:
+        raise reader.refuse(
+            f"{path} has the key {key!r} of {reader.sessions[key][1]}; "
+            "expected each event to have its own guid"
+        )
+    reader.sessions[key] = (session, path)
+
+
+_TEXTS = ("subtitle", "abstract", "description")
+
+
+def _start(reader: _Reader, event: dict, path: str) -> datetime:
+    raw = event.get("start")
+    if raw in (None, ""):
+        raise reader.refuse(
+            f"{path}.start is missing; expected an ISO 8601 date and time such as "
+            "2020-12-14T09:00:00+01:00"
+        )
+    return _moment(reader, raw, f"{path}.start")
+
+
+def _end(reader: _Reader, event: dict, starts_at: datetime, path: str) -> datetime | None:
+    raw_end = event.get("end")
+    if raw_end not in (None, ""):
+        end = _moment(reader, raw_end, f"{path}.end")
+        if end < starts_at:
+            raise reader.refuse(
+                f"{path}.end is {shown_value(raw_end)}, before the event's start "
+                f"{starts_at.isoformat()}; expected a later time"
+            )
+        return end
+    raw = event.get("duration")
+    if raw in (None, ""):
+        return None
+    text = raw.strip() if isinstance(raw, str) else ""
+    match = _ISO_DURATION.fullmatch(text) or _CLOCK_DURATION.fullmatch(text)
+    if match is None:
+        raise reader.refuse(
+            f"{path}.duration is {shown_value(raw)}; expected an ISO 8601 duration such as PT1H30M"
+        )
+    parts = {name: value for name, value in match.groupdict().items() if value}
+    try:
+        length = timedelta(
+            weeks=int(parts.get("w", 0)),
+            days=int(parts.get("d", 0)),
+            hours=int(parts.get("h", 0)),
+            minutes=int(parts.get("m", 0)),
+            seconds=float(parts.get("s", 0)),
+        )
+        ends_at: datetime | None = starts_at + length
+    except (OverflowError, ValueError):  # more than timedelta, or int(), can hold
+        ends_at = None
+    if ends_at is None or reader.outside(ends_at):
+        raise reader.refuse(
+            f"{path}.duration is {shown_value(raw)}, which from the start {starts_at.isoformat()} "
+            "ends outside the years 1 to 9999"
+        )
+    return ends_at
+
+
+def _moment(reader: _Reader, raw: object, path: str) -> datetime:
+    """An aware datetime from an ISO 8601 string; naive ones in the programme's zone."""
+    value = _parse_datetime(raw)
+    if value is None or not (isinstance(raw, str) and ("T" in raw.upper() or " " in raw)):
+        raise reader.refuse(
+            f"{path} is {shown_value(raw)}; expected an ISO 8601 date and time such as "
+            "2020-12-14T09:00:00+01:00"
+        )
+    if value.utcoffset() is None:
+        if reader.zone is None:
+            raise reader.refuse(
+                f"{path} is {shown_value(raw)}, a time without a UTC offset, and the file names no "
+                "time zone (schedule.conference.time_zone_name); give one with --timezone, for "
+                "example --timezone Europe/Berlin"
+            )
+        value = value.replace(tzinfo=reader.zone)
+    if zone := reader.outside(value):
+        raise reader.refuse(f"{path} is {shown_value(raw)}, outside the years 1 to 9999 in {zone}")
+    return value
+
+
+def _room(reader: _Reader, room: object, path: str) -> str:
+    if room is None:
+        return ""
+    if isinstance(room, str):
+        return room.strip()
+    if not isinstance(room, dict):
+        raise reader.refuse(f"{path} is {describe_value(room)}; expected a room reference")
+    name = _string(reader, room, "name", path).strip()
+    if name:
+        return name
+    for key in ("guid", "slug"):
+        reference = _string(reader, room, key, path).strip()
+        if reference in reader.rooms:
+            return reader.rooms[reference]
+    references = [
+        f"{key} {shown_value(room[key])}"
+        for key in ("guid", "slug")
+        if room.get(key) not in (None, "")
+    ]
+    if not references:
+        raise reader.refuse(f"{path} has no name, guid or slug; expected a room reference")
+    raise reader.refuse(
+        f"{path} has {' and '.join(references)}, which no room in schedule.conference.rooms "
+        "has; expected the reference of a declared room, or a name"
+    )
+
+
+def _track(reader: _Reader, track: object, path: str) -> str:
+    if track is None:
+        return ""
+    if isinstance(track, str):
+        return track.strip()
+    if not isinstance(track, dict):
+        raise reader.refuse(f"{path} is {describe_value(track)}; expected a track reference")
+    slug = _string(reader, track, "slug", path).strip()
+    return reader.tracks.get(slug) or _string(reader, track, "name", path).strip() or slug
+
+
+def _kind(value: str) -> str:
+    """The schema's enum values as words: "LIGHTNING_TALK" -> "Lightning Talk"."""
+    return value.replace("_", " ").title() if value.isupper() else value
+
+
+def _localized(reader: _Reader, event: dict, name: str, path: str, language: str) -> str:
+    value = event.get(name)
+    if not isinstance(value, dict):
+        return _string(reader, event, name, path)
+    for code in dict.fromkeys((language, *reader.languages, *value)):
+        if code not in value or value[code] is None:
+            continue
+        if not isinstance(value[code], str):
+            raise reader.refuse(
+                f"{path}.{name}[{shown_value(code)}] is {describe_value(value[code])}; "
+                "expected a string"
+            )
+        return value[code]
+    return ""
+
+
+def _people(reader: _Reader, event: dict, path: str) -> tuple[SessionSpeaker, ...]:
+    field_name = "participants" if "participants" in event else "persons"
+    people = event.get(field_name)
+    if people is None:
+        return ()
+    if not isinstance(people, list):
+        raise reader.refuse(f"{path}.{field_name} is {describe_value(people)}; expected an array")
+    keys: dict[str, None] = {}
+    for index, person in enumerate(people):
+        person_path = f"{path}.{field_name}[{index}]"
+        if isinstance(person, str):
+            person = {"name": person}
+        if not isinstance(person, dict):
+            raise reader.refuse(f"{person_path} is {describe_value(person)}; expected a person")
+        name = " ".join((_plain(person.get("name")) or _plain(person.get("public_name"))).split())
+        if not name:
+            reader.programme.warnings.append(f"{person_path}: a person without a name; left out")
+            continue
+        key = ""
+        for label in ("guid", "code", "id"):
+            value = person.get(label)
+            if not isinstance(value, bool) and isinstance(value, int | str) and str(value).strip():
+                key = reader.people.key(str(value).strip(), name, label=label)
+                break
+        key = key or slugify(name)
+        reader.speakers.setdefault(key, Speaker(key=key, name=name))
+        keys.setdefault(key)
+    return tuple(SessionSpeaker(speaker_key=key) for key in keys)
+
+
+def _key(reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str) -> str:
+    for name in ("guid", "id", "code", "slug"):
+        value = event.get(name)
+        if not isinstance(value, bool) and isinstance(value, int | str) and str(value).strip():
+            if name != "guid":
+                reader.fallback_keys[name] = reader.fallback_keys.get(name, 0) + 1
+            return str(value).strip()
+    what = "start, room and title"
+    reader.fallback_keys[what] = reader.fallback_keys.get(what, 0) + 1
+    identity = f"{starts_at.isoformat()}|{room}|{title}"
+    return "c3voc-" + hashlib.sha256(identity.encode()).hexdigest()[:12]
+
+
+def _read_dates(reader: _Reader, conference: dict) -> None:
+    """conference.start and .end as local dates, else the first and last day a session starts."""
+    programme = reader.programme
+    zone = reader.zone
+    local_days = sorted(
+        (s.starts_at.astimezone(zone) if zone else s.starts_at).date()
+        for s in programme.sessions
+        if s.starts_at
+    )
+    for name, fallback in (("start", local_days[0]), ("end", local_days[-1])):
+        raw = conference.get(name)
+        value = _parse_datetime(raw)
+        if value is None and raw not in (None, ""):
+            programme.warnings.append(
+                f"schedule.conference.{name} is {shown_value(raw)}, not a date; used the "
+                "sessions' days"
+            )
+        day: date = value.date() if value else fallback
+        setattr(programme, f"{name}_date", day)
+
+
+def _report(reader: _Reader) -> None:
+    programme = reader.programme
+    if warning := reader.people.warning():
+        programme.warnings.append(warning)
+    if reader.unknown_states:
+        states = ", ".join(sorted(reader.unknown_states))
+        count = sum(reader.unknown_states.values())
+        programme.warnings.append(
+            f"{count} events have a state schedule2 does not define ({states}); read as scheduled"
+        )
+    for state, count in sorted(reader.left_out.items()):
+        programme.notes.append(f"{count} events in state {state} left out")
+    for what, count in sorted(reader.fallback_keys.items()):
+        programme.notes.append(f"{count} events have no guid; keyed by their {what}")
+
+
+def _string(reader: _Reader, mapping: dict, name: str, path: str) -> str:
+    """mapping[name] as text: "" when absent or null, numbers as written, else a refusal."""
+    value = mapping.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise reader.refuse(f"{path}.{name} is {describe_value(value)}; expected a string")
+
+
+def _plain(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _parse_datetime(value: object) -> datetime | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        return datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
