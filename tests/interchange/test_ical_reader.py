@@ -688,14 +688,6 @@ def test_refuses_what_is_not_icalendar() -> None:
     )
 
 
-def test_refuses_text_that_is_not_utf8() -> None:
-    data = ics(event("UID:a", "SUMMARY:Caf\u00e9")).replace("Café".encode(), b"Caf\xe9")
-    assert refusal(data) == (
-        "x.ics, line 6: not UTF-8 text (byte 88 cannot be decoded); iCalendar is UTF-8 "
-        "(RFC 5545 3.1.4)"
-    )
-
-
 def test_refuses_a_line_that_is_no_content_line() -> None:
     data = ics(event("UID:a", "DESCRIPTION:First line", "and a second line not folded"))
     assert refusal(data) == (
@@ -799,3 +791,398 @@ def test_refuses_an_unknown_default_timezone() -> None:
         "x.ics: the time zone given for floating times, 'CEST', is not an IANA time zone name "
         "such as Europe/Paris"
     )
+
+
+# Real files in the wild: bytes, line ends, speakers (issue 7, item 12)
+
+
+def test_lines_that_are_not_utf8_are_read_as_windows_1252_with_a_warning() -> None:
+    data = ics(
+        event(
+            "UID:a",
+            "SUMMARY:Café crème",
+            "DESCRIPTION:“Quoted” – fine",
+            "LOCATION:Salle Ü",
+            "DTSTART:20260407T094500Z",
+        )
+    )
+    data = data.replace("Café crème".encode(), "Café crème".encode("cp1252"))
+    data = data.replace("“Quoted” – fine".encode(), "“Quoted” – fine".encode("cp1252"))
+    programme = parse(data, source="x.ics")
+    session = programme.session("a")
+    assert (session.title, session.abstract, session.room) == (
+        "Café crème",
+        "“Quoted” – fine",
+        "Salle Ü",  # still UTF-8: each line is decoded on its own
+    )
+    assert programme.warnings == [
+        "x.ics, line 6: 2 lines are not UTF-8 (RFC 5545 3.1.4), this one first; read as "
+        "Windows-1252: check their accented letters"
+    ]
+
+
+def test_a_byte_windows_1252_leaves_unassigned_is_read_as_latin_1() -> None:
+    data = ics(event("UID:a", "SUMMARY:Odd", "DTSTART:20260407T094500Z")).replace(
+        b"SUMMARY:Odd", b"SUMMARY:Odd \x81 byte"
+    )
+    programme = parse(data, source="x.ics")
+    assert programme.session("a").title == "Odd \x81 byte"
+    assert programme.warnings == [
+        "x.ics, line 6: the line is not UTF-8 (RFC 5545 3.1.4); read as Windows-1252: check "
+        "its accented letters"
+    ]
+
+
+def test_a_fold_inside_a_utf8_character_is_undone_before_decoding() -> None:
+    # RFC 5545 folds at 75 octets, so a writer may split "é" (C3 A9) or an emoji (4 octets).
+    data = ics(event("UID:a", "SUMMARY:Café 🎉 time", "DTSTART:20260407T094500Z"))
+    data = data.replace("Café".encode(), b"Caf\xc3\r\n \xa9").replace(
+        "🎉".encode(), b"\xf0\x9f\r\n\t\x8e\x89"
+    )
+    programme = parse(data, source="x.ics")
+    assert programme.session("a").title == "Café 🎉 time"
+    assert programme.warnings == []
+
+
+def test_bare_cr_line_ends_are_read_with_a_warning() -> None:
+    data = ics(event("UID:a", "SUMMARY:A", "DTSTART:20260407T094500Z", "DURATION:PT30M"))
+    data = data.replace(b"SUMMARY:A\r\n", b"SUMMARY:A\r").replace(
+        b"DURATION:PT30M\r\n", b"DURATION:PT30M\r"
+    )
+    programme = parse(data, source="x.ics")
+    session = programme.session("a")
+    assert session.title == "A"
+    assert session.ends_at - session.starts_at == timedelta(minutes=30)
+    assert programme.warnings == [
+        "x.ics, line 6: 2 lines end with a bare CR (a carriage return without a line feed), "
+        "this one first; read as line ends; RFC 5545 ends lines with CRLF"
+    ]
+
+
+def test_attendees_are_speakers_after_the_description() -> None:
+    data = ics(
+        event(
+            "UID:a",
+            "SUMMARY:Engines",
+            "DTSTART:20260407T094500Z",
+            "DESCRIPTION:Speakers: Ada Lovelace (Analytical Engines)\\n\\nAbstract.",
+            "ATTENDEE;CN=Ada Lovelace;ROLE=REQ-PARTICIPANT:mailto:ada@example.org",
+            'ATTENDEE;CN="Turing, Alan";ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:alan@example.org',
+            "ATTENDEE;CN=Grace   Hopper:mailto:grace@example.org",
+            "ATTENDEE;CN=Room 101;CUTYPE=ROOM:mailto:room101@example.org",
+            "ATTENDEE;CN=Projector;CUTYPE=RESOURCE:mailto:av@example.org",
+            "ATTENDEE;CN=Ann Observer;ROLE=NON-PARTICIPANT:mailto:ann@example.org",
+            "ATTENDEE;ROLE=REQ-PARTICIPANT:mailto:nameless@example.org",
+        )
+    )
+    programme = parse(data, source="x.ics")
+    session = programme.session("a")
+    assert session.abstract == "Abstract."
+    assert session.speakers == (
+        SessionSpeaker("ada-lovelace", "Analytical Engines"),
+        SessionSpeaker("turing-alan"),
+        SessionSpeaker("grace-hopper"),
+    )
+    # The addresses are not kept anywhere.
+    assert programme.speakers == [
+        Speaker("ada-lovelace", "Ada Lovelace", company="Analytical Engines"),
+        Speaker("turing-alan", "Turing, Alan"),
+        Speaker("grace-hopper", "Grace Hopper"),
+    ]
+    assert programme.warnings == []
+
+
+@pytest.mark.parametrize(
+    ("description", "speakers", "abstract"),
+    [
+        ("Referenten: Ada Lovelace (Uni Wien), Alan Turing\nText.", [("Ada Lovelace", "Uni Wien"), ("Alan Turing", "")], "Text."),
+        ("Referent:innen: Ada Lovelace\nText.", [("Ada Lovelace", "")], "Text."),
+        ("Sprecher: Ada Lovelace\nText.", [("Ada Lovelace", "")], "Text."),
+        ("Vortragende: Ada Lovelace, Alan Turing\nText.", [("Ada Lovelace", ""), ("Alan Turing", "")], "Text."),
+        ("Intervenants : Ada Lovelace (Inria), Alan Turing\nTexte.", [("Ada Lovelace", "Inria"), ("Alan Turing", "")], "Texte."),
+        ("Intervenant(e)s\u00a0: Ada Lovelace\nTexte.", [("Ada Lovelace", "")], "Texte."),
+        ("Conférencière : Ada Lovelace\nTexte.", [("Ada Lovelace", "")], "Texte."),
+        ("Orateurs: Ada Lovelace\nTexte.", [("Ada Lovelace", "")], "Texte."),
+        ("Ponentes: Ada Lovelace (UPM), Alan Turing\nTexto.", [("Ada Lovelace", "UPM"), ("Alan Turing", "")], "Texto."),
+        ("Oradores: Ada Lovelace\nTexto.", [("Ada Lovelace", "")], "Texto."),
+        ("Relatori: Ada Lovelace, Alan Turing\nTesto.", [("Ada Lovelace", ""), ("Alan Turing", "")], "Testo."),
+        ("Relatore: Ada Lovelace\nTesto.", [("Ada Lovelace", "")], "Testo."),
+        ("Sprekers: Ada Lovelace (TU Delft)\nTekst.", [("Ada Lovelace", "TU Delft")], "Tekst."),
+        ("Palestrantes: Ada Lovelace, Alan Turing\nTexto.", [("Ada Lovelace", ""), ("Alan Turing", "")], "Texto."),
+        ("SPEAKERS: Ada Lovelace\nText.", [("Ada Lovelace", "")], "Text."),
+        ("Speaker(s): Ada Lovelace\nText.", [("Ada Lovelace", "")], "Text."),
+        ("登壇者：山田 太郎\n本文。", [("山田 太郎", "")], "本文。"),
+        # Not a label: a word that only starts like one, or a label further down.
+        ("Sprechstunde: jeden Montag\nText.", [], "Sprechstunde: jeden Montag\nText."),
+        ("Intro.\nReferenten: Ada", [], "Intro.\nReferenten: Ada"),
+    ],
+)  # fmt: skip
+def test_speakers_line_labelled_in_other_languages(
+    description: str, speakers: list[tuple[str, str]], abstract: str
+) -> None:
+    assert split_description(description) == (speakers, abstract)
+
+
+def test_speaker_labels_are_one_table() -> None:
+    assert set(ical_reader.SPEAKER_LABELS) >= {"en", "de", "fr", "es", "it", "nl", "pt"}
+    assert "Referenten" in ical_reader.SPEAKER_LABELS["de"]
+    assert "Intervenants" in ical_reader.SPEAKER_LABELS["fr"]
+    assert "Palestrantes" in ical_reader.SPEAKER_LABELS["pt"]
+
+
+def test_a_feed_in_german_gives_its_speakers() -> None:
+    data = ics(
+        event(
+            "UID:a",
+            "SUMMARY:Dampfmaschinen",
+            "DTSTART;TZID=Europe/Berlin:20260407T094500",
+            "DESCRIPTION:Referentinnen: Ada Lovelace (Royal Society)\\, Grace Hopper\\nÜber Maschinen.",
+        )
+    )
+    programme = parse(data, source="x.ics")
+    session = programme.session("a")
+    assert session.abstract == "Über Maschinen."
+    assert speaker_names(programme, session) == [
+        ("Ada Lovelace", "Royal Society"),
+        ("Grace Hopper", ""),
+    ]
+
+
+# Zone names from the file (issue 7, item 6)
+
+
+@pytest.mark.parametrize(
+    ("tzid", "shown"),
+    [
+        ("Europe", "Europe"),  # a folder of tzdata
+        ("Etc", "Etc"),
+        ("A" * 300, "A" * 64 + "…"),
+        ("a/" * 300 + "b", "a/" * 32 + "…"),
+        ("../../../../etc/passwd", "../../../../etc/passwd"),
+        ("/usr/share/zoneinfo", "/usr/share/zoneinfo"),
+    ],
+)
+def test_tzid_that_is_no_zone_is_refused_without_touching_the_file_system(
+    tzid: str, shown: str
+) -> None:
+    data = ics(event("UID:a", f"DTSTART;TZID={tzid}:20260407T094500"))
+    assert refusal(data) == (
+        f"x.ics, line 6: event 'a': {ical_reader._snippet(f'DTSTART;TZID={tzid}:20260407T094500')!r}"
+        f": TZID {shown!r} is neither an IANA time zone name nor defined by a VTIMEZONE in the "
+        "file"
+    )
+
+
+@pytest.mark.parametrize("name", ["Europe", "Etc", "A" * 300, "a/" * 300 + "b", "/etc/passwd"])
+def test_x_wr_timezone_that_is_no_zone_is_ignored_with_a_warning(name: str) -> None:
+    data = ics(
+        event("UID:a", "SUMMARY:A", "DTSTART:20260407T094500"), head=f"X-WR-TIMEZONE:{name}\n"
+    )
+    programme = parse(data, source="x.ics", default_timezone="Europe/Paris")
+    assert programme.session("a").starts_at == datetime(2026, 4, 7, 7, 45, tzinfo=UTC)
+    assert programme.timezone == ""
+    shown = name if len(name) <= 64 else name[:64] + "…"
+    assert programme.warnings == [
+        f"x.ics: X-WR-TIMEZONE ignored: unknown time zone {shown!r}: give an IANA name such "
+        "as Europe/Paris"
+    ]
+
+
+def test_windows_and_globally_unique_tzids_are_read_as_iana_zones() -> None:
+    data = ics(
+        event("UID:a", "DTSTART;TZID=W. Europe Standard Time:20260407T094500")
+        + event(
+            "UID:b", "DTSTART;TZID=/freeassociation.sourceforge.net/Europe/Berlin:20260407T094500"
+        )
+        + event("UID:c", "DTSTART;TZID=/Europe/Berlin/:20260407T094500")
+    )
+    programme = parse(data, source="x.ics")
+    berlin = datetime(2026, 4, 7, 7, 45, tzinfo=UTC)
+    assert [session.starts_at for session in programme.sessions] == [berlin, berlin, berlin]
+    assert programme.session("a").starts_at.tzinfo == ZoneInfo("Europe/Berlin")
+    assert programme.notes == [
+        "x.ics: TZID 'W. Europe Standard Time' read as Europe/Berlin (a Windows zone name)",
+        "x.ics: TZID '/freeassociation.sourceforge.net/Europe/Berlin' read as Europe/Berlin (a "
+        "globally unique TZID, less its vendor prefix)",
+    ]
+
+
+def test_a_vtimezone_in_one_file_does_not_define_the_zone_of_the_next() -> None:
+    # The icalendar package keeps every VTIMEZONE it parses in one cache for the whole process;
+    # confsched never asks it, so a file cannot change how another one is read.
+    vtimezone = (
+        "BEGIN:VTIMEZONE\nTZID:Conference Time\nBEGIN:STANDARD\nDTSTART:19700101T000000\n"
+        "TZOFFSETFROM:+0300\nTZOFFSETTO:+0300\nEND:STANDARD\nEND:VTIMEZONE\n"
+    )
+    uses_it = event("UID:a", "DTSTART;TZID=Conference Time:20260310T090000")
+    assert parse(ics(vtimezone + uses_it), source="x.ics").session("a").starts_at == datetime(
+        2026, 3, 10, 6, 0, tzinfo=UTC
+    )
+    assert refusal(ics(uses_it)) == (
+        "x.ics, line 6: event 'a': 'DTSTART;TZID=Conference Time:20260310T090000': TZID "
+        "'Conference Time' is neither an IANA time zone name nor defined by a VTIMEZONE in the "
+        "file"
+    )
+
+
+def test_a_vtimezone_named_like_an_iana_zone_does_not_redefine_it() -> None:
+    data = ics(
+        "BEGIN:VTIMEZONE\nTZID:Europe/Paris\nBEGIN:STANDARD\nDTSTART:19700101T000000\n"
+        "TZOFFSETFROM:+0900\nTZOFFSETTO:+0900\nEND:STANDARD\nEND:VTIMEZONE\n"
+        + event("UID:a", "DTSTART;TZID=Europe/Paris:20260407T094500")
+    )
+    session = parse(data, source="x.ics").session("a")
+    assert session.starts_at.tzinfo == ZoneInfo("Europe/Paris")
+    assert session.starts_at.utcoffset() == timedelta(hours=2)
+
+
+def test_a_vtimezone_rule_that_fires_more_than_yearly_is_refused() -> None:
+    # FREQ=SECONDLY from 1970: the zone would walk a billion changes for each time it converts.
+    data = ics(
+        "BEGIN:VTIMEZONE\nTZID:Busy\nBEGIN:STANDARD\nDTSTART:19700101T000000\n"
+        "TZOFFSETFROM:+0100\nTZOFFSETTO:+0200\nRRULE:FREQ=SECONDLY\nEND:STANDARD\nEND:VTIMEZONE\n"
+        + event("UID:a", "DTSTART;TZID=Busy:20260407T094500")
+    )
+    assert refusal(data) == (
+        "x.ics, line 15: event 'a': TZID 'Busy' is defined by the VTIMEZONE of line 4, which "
+        "cannot be read: line 10: 'RRULE:FREQ=SECONDLY' is not a rule confsched reads in a "
+        "VTIMEZONE: FREQ=YEARLY with one BYMONTH and one BYDAY (or up to seven BYMONTHDAY), as "
+        "calendar programs write them"
+    )
+
+
+def test_a_vtimezone_with_an_unreadable_offset_is_refused_where_it_is_used() -> None:
+    data = ics(
+        "BEGIN:VTIMEZONE\nTZID:Odd;VALUE=BINARY\nBEGIN:STANDARD\nDTSTART:19700101T000000\n"
+        "TZOFFSETFROM:+0100\nTZOFFSETTO:+2500\nEND:STANDARD\nEND:VTIMEZONE\n"
+        + event("UID:a", "SUMMARY:A", "DTSTART;TZID=Odd:20260407T094500")
+    )
+    # An unreadable VTIMEZONE nobody uses is no matter.
+    assert parse(data.replace(b"TZID=Odd", b"TZID=Europe/Rome"), source="x.ics").warnings == []
+    data = data.replace(b"TZID:Odd;VALUE=BINARY", b"TZID:Odd")
+    assert refusal(data) == (
+        "x.ics, line 15: event 'a' ('A'): TZID 'Odd' is defined by the VTIMEZONE of line 4, which "
+        "cannot be read: line 9: 'TZOFFSETTO:+2500': Offset must be less than 24 hours, was "
+        "+2500"
+    )
+
+
+# The library's own exceptions and the limits of dates (issue 7, item 6)
+
+
+def test_what_the_library_trips_over_names_the_line_property_and_event() -> None:
+    data = ics(
+        event(
+            "UID:a",
+            "SUMMARY;VALUE=BINARY:Hello",
+            "DTSTART:20260407T094500Z",
+            "X-ODD;VALUE=,:x",
+            "CATEGORIES;VALUE=,:Talks",
+        )
+    )
+    programme = parse(data, source="x.ics")
+    session = programme.session("a")
+    assert session.title == "Hello"  # the text is still read; only its type was wrong
+    assert session.track == ""  # CATEGORIES could not be read
+    assert programme.warnings == [
+        "x.ics, line 6: event 'a' ('Hello'): 'SUMMARY;VALUE=BINARY:Hello' ignored: Not valid "
+        "base 64 encoding.",
+        "x.ics, line 8: event 'a' ('Hello'): 'X-ODD;VALUE=,:x' ignored: the iCalendar library "
+        "cannot read it (AttributeError: 'list' object has no attribute 'upper')",
+        "x.ics, line 9: event 'a' ('Hello'): 'CATEGORIES;VALUE=,:Talks' ignored: the iCalendar "
+        "library cannot read it (AttributeError: 'list' object has no attribute 'upper')",
+    ]
+    # DTSTART is needed: what the library cannot read there refuses the file.
+    assert refusal(ics(event("UID:a", "DTSTART;VALUE=,:20260407T094500Z"))) == (
+        "x.ics, line 6: event 'a': 'DTSTART;VALUE=,:20260407T094500Z' cannot be read; expected "
+        "a date-time such as 20260407T094500 (local, with TZID) or 20260407T074500Z (UTC), or a "
+        "date such as 20260407"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "written"),
+    [
+        (["DTSTART:00010101T000000Z"], 6, "'DTSTART:00010101T000000Z'"),
+        (["DTSTART;TZID=Europe/Paris:00010101T120000"], 6, "'DTSTART;TZID=Europe/Paris:00010101T120000'"),
+        (["DTSTART:20260407T094500Z", "DTEND:99991231T000000Z"], 7, "'DTEND:99991231T000000Z'"),
+        (["DTSTART:99991230T000000Z", "DURATION:P2D"], 7, "'DTSTART:99991230T000000Z' plus 'DURATION:P2D'"),
+        (["DTSTART:20260407T094500Z", "DURATION:P9999999D"], 7, "'DTSTART:20260407T094500Z' plus 'DURATION:P9999999D'"),
+        (["DTSTART;VALUE=DATE:00010101", "DTEND;VALUE=DATE:00010101"], 7, "'DTEND;VALUE=DATE:00010101'"),
+        (["DTSTART;VALUE=DATE:99991231", "DURATION:P3D"], 7, "'DTSTART;VALUE=DATE:99991231' plus 'DURATION:P3D'"),
+    ],
+)  # fmt: skip
+def test_times_at_the_limits_of_the_calendar_are_refused_naming_the_event(
+    lines: list[str], line: int, written: str
+) -> None:
+    data = ics(event("UID:a", *lines))
+    assert refusal(data) == (
+        f"x.ics, line {line}: event 'a': {written} falls outside the dates confsched can show "
+        "in every time zone (0001-01-02 to 9999-12-30, UTC)"
+    )
+
+
+def test_times_just_inside_the_limits_are_read() -> None:
+    data = ics(
+        event("UID:a", "DTSTART:00010102T000000Z", "DURATION:PT1H")
+        + event("UID:b", "DTSTART:99991229T000000Z", "DTEND:99991230T000000Z")
+    )
+    programme = parse(data, source="x.ics")
+    assert programme.session("a").starts_at == datetime(1, 1, 2, 0, 0, tzinfo=UTC)
+    assert programme.session("b").ends_at == datetime(9999, 12, 30, 0, 0, tzinfo=UTC)
+
+
+# Linear time (issue 7, item 5)
+
+
+class CountingDict(dict):
+    """A dict that counts the membership tests made on it."""
+
+    lookups = 0
+
+    def __contains__(self, key: object) -> bool:
+        type(self).lookups += 1
+        return super().__contains__(key)
+
+
+def test_copies_of_one_uid_cost_a_few_lookups_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # By size, not time: with "-2", "-3" … probed from 2 for each copy, 1,000 copies of one
+    # UID cost 500,000 lookups; with the next number remembered, two each.
+    sessions = CountingDict()
+    reader = ical_reader._EventReader(
+        source="x.ics",
+        floating=None,
+        floating_name="",
+        unknown_zone_hint="",
+        uid_domain="",
+        location="",
+        programme=Programme(),
+        sessions=sessions,
+    )
+    monkeypatch.setattr(CountingDict, "lookups", 0)
+    for _ in range(1000):
+        reader.read(ical_reader.EventFields(uid="same", summary="t"))
+    assert list(sessions) == ["same"] + [f"same-{number}" for number in range(2, 1001)]
+    assert CountingDict.lookups == 1 + 2 * 999
+
+
+def test_a_uid_written_like_a_numbered_copy_keeps_keys_unique() -> None:
+    data = ics(
+        event("UID:a", "SUMMARY:First", "DTSTART:20260407T094500Z")
+        + event("UID:a-2", "SUMMARY:Own UID", "DTSTART:20260407T094500Z")
+        + event("UID:a", "SUMMARY:Copy", "DTSTART:20260407T094500Z")
+        + event("UID:a", "SUMMARY:Copy again", "DTSTART:20260407T094500Z")
+    )
+    programme = parse(data, source="x.ics")
+    assert [(session.key, session.title) for session in programme.sessions] == [
+        ("a", "First"),
+        ("a-2", "Own UID"),
+        ("a-3", "Copy"),
+        ("a-4", "Copy again"),
+    ]
+
+
+def test_text_full_of_unclosed_tags_is_kept_as_text() -> None:
+    # "<b " a hundred thousand times and no ">": each try at a tag now stops at the next "<".
+    text = "Intro " + "<b " * 100_000
+    assert split_description(text) == ([], text.strip())

@@ -5,11 +5,14 @@ Every expectation below was read off the pages by hand (see demo/…/README.md).
 
 from __future__ import annotations
 
+import difflib
+from collections import Counter
 from datetime import UTC, date, datetime
 
 import pytest
 
 from confsched.core.errors import ParseError
+from confsched.interchange import sched_pages
 from confsched.interchange.sched_pages import (
     _split_speakers,
     looks_like_sched_page,
@@ -361,3 +364,175 @@ def test_twelve_hour_times_as_sched_prints_them_for_us_events() -> None:
 def test_demo_pages_are_the_shared_seeds_unchanged(shared_dir) -> None:  # noqa: ANN001
     seeds = {path.name: path.read_bytes() for path in sorted((shared_dir / "seeds").glob("*.txt"))}
     assert dict(demo_files()) == seeds
+
+
+# --- issue 7: hostile pages cost time in proportion to their size -------------------------------
+
+HEADER = "This schedule is automatically displayed in CEST (UTC/GMT +2).\n\n"
+TIME_LINE = "Tuesday April 7, 2026 11:00 - 11:10 CEST"
+
+
+def entry(title: str, blocks: str, footer: str = "Room 1\n", abstract: str = "Abstract.") -> str:
+    return f"{title}\n{TIME_LINE}\n{abstract}\nSpeakers\n{blocks}{TIME_LINE}\n{footer}\n"
+
+
+def block(name: str, bio: str = "Bio.") -> str:
+    return f"avatar for {name}\n{name}\nEngineer, Co\n{bio}\n"
+
+
+def test_long_runs_of_spaces_are_read_in_one_pass() -> None:
+    # By size: ten times the audit's 40,000 spaces, before "Read More →", around a bullet's
+    # text and inside an abstract. "\s*Read More →\s*$" and "^\s*•\s*(.+?)\s*$" retried at
+    # every space (hours at this size); string methods read each line once.
+    run = " " * 400_000
+    page = HEADER + entry(
+        "Spaces - Ada Lovelace, Co",
+        block("Ada Lovelace", f"Ada builds engines...{run}Read More →{run}"),
+        footer=f"Room 1\n  Compilers\n  •{run}Audience Level Any{run}\n  • Slides Attached Yes\n",
+        abstract=f"Before{run}after.",
+    )
+    programme = parse_sched_pages([("page.txt", page.encode())])
+    (session,) = programme.sessions
+    assert (session.title, session.room, session.track, session.level, session.has_slides) == (
+        "Spaces",
+        "Room 1",
+        "Compilers",
+        "Any",
+        True,
+    )
+    assert session.abstract == f"Before{run}after."
+    assert programme.speakers[0].bio == "Ada builds engines..."
+    session_page = f"Sign up or log in to add sessions\nOther text...{run}Read More →\n"
+    unmatched = parse_sched_pages([("s.txt", session_page.encode())]).sessions[0]
+    assert unmatched.abstract == "Other text..."
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("You must be registered for PyCon 2026 to participate in the sessions.", "PyCon 2026"),
+        ("You must be registered for  to participate", ""),
+        ("You must be registered for X to participate to participate", "X"),
+        ("You must be registered for " * 50_000, ""),  # the pattern rescanned the rest each time
+    ],
+)
+def test_event_name_from_the_registration_sentence(line: str, name: str) -> None:
+    assert sched_pages._event_name(line) == name
+
+
+def test_many_speakers_are_matched_by_lookup_not_by_comparison(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # By size: 300 speakers sharing a first name. Each piece of the title line was compared
+    # with every block of that first name (89,700 fuzzy comparisons); exact names now cost a
+    # look-up, and a first name shared by more than 16 blocks gets no fuzzy matching.
+    compared: list[tuple[str, str]] = []
+    real = sched_pages.difflib.SequenceMatcher
+
+    def counting(*, a: str, b: str) -> difflib.SequenceMatcher:
+        compared.append((a, b))
+        return real(a=a, b=b)
+
+    monkeypatch.setattr(sched_pages.difflib, "SequenceMatcher", counting)
+    names = [f"Ann Person{number}" for number in range(300)]
+    page = HEADER + entry(
+        "Crowd - " + ", ".join(f"{name}, Co {number}" for number, name in enumerate(names)),
+        "".join(block(name) for name in names),
+    )
+    programme = parse_sched_pages([("page.txt", page.encode())])
+    assert _speakers(programme, "crowd") == [
+        (name, f"Co {number}") for number, name in enumerate(names)
+    ]
+    assert programme.warnings == []
+    assert compared == []
+
+
+def test_a_misspelt_name_is_still_matched_among_few_blocks() -> None:
+    page = HEADER + entry("Typo - Amir Afzail Meta", block("Amir Afzali") + block("Amir Other"))
+    programme = parse_sched_pages([("page.txt", page.encode())])
+    assert _speakers(programme, "typo") == [("Amir Afzali", "Meta"), ("Amir Other", "Co")]
+
+
+def test_only_the_first_ten_dashes_of_a_title_line_are_tried() -> None:
+    speakers = "Ada Lovelace, Co"
+    near = "Q - " + " - ".join("x" * 9) + " - " + speakers  # the speakers after the 10th " - "
+    far = "Q - " + " - ".join("x" * 10) + " - " + speakers  # after the 11th
+    for title in (near, far):
+        assert title.count(" - ") in (10, 11)
+    page = HEADER + entry(near, block("Ada Lovelace")) + entry(far, block("Ada Lovelace"))
+    programme = parse_sched_pages([("page.txt", page.encode())])
+    first, second = programme.sessions
+    assert (first.title, [link.affiliation for link in first.speakers]) == (
+        near.removesuffix(" - " + speakers),
+        ["Co"],
+    )
+    # Past ten, the line is a title; the block still gives the speaker, with a warning.
+    assert (second.title, [link.affiliation for link in second.speakers]) == (far, ["Co"])
+    assert programme.warnings == [
+        "page.txt, line 14: speaker 'Ada Lovelace' has a block but is not named in the title line"
+    ]
+
+
+def test_a_session_page_completes_many_bios_with_one_lookup_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # By size: 200 cut bios and a page of 2,000 lines. Each bio was compared with every line,
+    # folding the line each time (200 folds a line); now each line is folded three times.
+    folds: list[str] = []
+    real = sched_pages.fold
+
+    def counting(text: str) -> str:
+        folds.append(text)
+        return real(text)
+
+    names = [f"Speaker {number:03d}" for number in range(200)]
+    bios = [
+        f"{name} has worked on compilers for a long time and many other things" for name in names
+    ]
+    page = HEADER + entry(
+        "Many - " + ", ".join(f"{name}, Co" for name in names),
+        "".join(
+            block(name, bio[:70] + "... Read More →") for name, bio in zip(names, bios, strict=True)
+        ),
+        abstract="The abstract.",
+    )
+    page_lines = [
+        line
+        for number, bio in enumerate(bios)
+        for line in [f"{bio}, in full."] + [f"Filler {number}-{k}." for k in range(9)]
+    ]
+    session_page = "Sign up or log in to add sessions\nThe abstract.\n" + "\n".join(page_lines)
+    monkeypatch.setattr(sched_pages, "fold", counting)
+    programme = parse_sched_pages([("l.txt", page.encode()), ("s.txt", session_page.encode())])
+    assert [speaker.bio for speaker in programme.speakers] == [f"{bio}, in full." for bio in bios]
+    assert programme.notes == ["s.txt: session page matched 'Many'"]
+    assert len(page_lines) == 2000
+    wanted = set(page_lines)
+    assert Counter(text for text in folds if text in wanted) == Counter(
+        {line: 3 for line in page_lines}
+    )
+
+
+def test_refuses_a_session_that_ends_after_the_year_9999() -> None:
+    late = HEADER + entry("Late", "").replace(
+        TIME_LINE, "Friday December 31, 9999 23:50 - 00:20 CEST"
+    )
+    assert _error(late) == (
+        "page.txt, line 4: 'Friday December 31, 9999 23:50 - 00:20 CEST' falls outside the "
+        "dates confsched can show in every time zone (0001-01-02 to 9999-12-30, UTC)"
+    )
+    early = HEADER + entry("Early", "").replace(
+        TIME_LINE, "Monday January 1, 0001 00:10 - 00:20 CEST"
+    )
+    assert _error(early) == (
+        "page.txt, line 4: 'Monday January 1, 0001 00:10 - 00:20 CEST' falls outside the dates "
+        "confsched can show in every time zone (0001-01-02 to 9999-12-30, UTC)"
+    )
+
+
+def test_refuses_a_header_offset_of_a_day_or_more() -> None:
+    page = HEADER.replace("+2", "+24") + entry("Talk", "")
+    assert _error(page) == (
+        "page.txt, line 1: 'displayed in CEST (UTC/GMT +24)' is no UTC offset: offsets lie "
+        "within a day of UTC"
+    )

@@ -519,3 +519,82 @@ def test_refuses_floating_times_without_a_zone() -> None:
     )
     session = xcal.parse(with_zone, source="x.xcal").session("a")
     assert session.starts_at == datetime(2026, 4, 7, 7, 45, tzinfo=UTC)
+
+
+# Issue 7: what the audit found, and real files in the wild
+
+
+def test_refuses_an_xml_declaration_naming_an_unknown_encoding() -> None:
+    data = f'<?xml version="1.0" encoding="x-klingon"?><icalendar xmlns="{NS}"/>'.encode()
+    assert refusal(data) == (
+        "x.xcal: the XML declares an unknown encoding: unknown encoding: x-klingon"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tzid", "shown"),
+    [("Europe", "Europe"), ("Etc", "Etc"), ("A" * 300, "A" * 64 + "…"), ("a/" * 300 + "b", "a/" * 32 + "…")],
+)  # fmt: skip
+def test_refuses_a_tzid_that_is_no_zone_without_touching_the_file_system(
+    tzid: str, shown: str
+) -> None:
+    data = xcal_document(
+        f"<uid><text>a</text></uid><dtstart><parameters><tzid><text>{tzid}</text></tzid>"
+        "</parameters><date-time>2026-04-07T09:45:00</date-time></dtstart>"
+    )
+    assert refusal(data) == (
+        "x.xcal: event 'a': '<dtstart><date-time>2026-04-07T09:45:00</date-time></dtstart>': "
+        f"TZID {shown!r} is not an IANA time zone name (confsched reads only those in xCal)"
+    )
+
+
+def test_an_x_wr_timezone_that_is_no_zone_is_ignored_with_a_warning() -> None:
+    data = xcal_document(
+        "<uid><text>a</text></uid><summary><text>A</text></summary>"
+        "<dtstart><date-time>2026-04-07T09:45:00</date-time></dtstart>",
+        calendar="<x-wr-timezone><text>Europe</text></x-wr-timezone>",
+    )
+    programme = xcal.parse(data, source="x.xcal", default_timezone="Europe/Paris")
+    assert programme.session("a").starts_at == datetime(2026, 4, 7, 7, 45, tzinfo=UTC)
+    assert programme.timezone == ""
+    assert programme.warnings == [
+        "x.xcal: X-WR-TIMEZONE ignored: unknown time zone 'Europe': give an IANA name such as "
+        "Europe/Paris"
+    ]
+
+
+def test_refuses_times_past_the_year_9999() -> None:
+    data = xcal_document(
+        "<uid><text>a</text></uid><dtstart><date-time>9999-12-30T00:00:00Z</date-time></dtstart>"
+        "<duration><duration>P2D</duration></duration>"
+    )
+    assert refusal(data) == (
+        "x.xcal: event 'a': '<dtstart><date-time>9999-12-30T00:00:00Z</date-time></dtstart>' "
+        "plus '<duration>P2D</duration>' falls outside the dates confsched can show in every "
+        "time zone (0001-01-02 to 9999-12-30, UTC)"
+    )
+
+
+def test_attendees_are_speakers() -> None:
+    def attendee(parameters: str, address: str) -> str:
+        return (
+            f"<attendee><parameters>{parameters}</parameters>"
+            f"<cal-address>mailto:{address}</cal-address></attendee>"
+        )
+
+    data = xcal_document(
+        "<uid><text>a</text></uid><summary><text>Engines</text></summary>"
+        "<dtstart><date-time>2026-04-07T09:45:00Z</date-time></dtstart>"
+        + attendee(
+            "<cn><text>Ada Lovelace</text></cn><role><text>REQ-PARTICIPANT</text></role>",
+            "ada@example.org",
+        )
+        + attendee("<cn><text>Room 1</text></cn><cutype><text>ROOM</text></cutype>", "r@x.org")
+        + attendee(
+            "<cn><text>Ann</text></cn><role><text>NON-PARTICIPANT</text></role>", "ann@x.org"
+        )
+        + attendee("", "nameless@example.org")
+    )
+    programme = xcal.parse(data, source="x.xcal")
+    assert programme.session("a").speakers == (SessionSpeaker("ada-lovelace"),)
+    assert programme.speakers == [Speaker("ada-lovelace", "Ada Lovelace")]

@@ -1,12 +1,25 @@
 """iCalendar (RFC 5545) calendars read as a programme: Sched's `all.ics`, other tools' feeds,
 and confsched's own feed (`confsched.interchange.ical.render_ical`) read back.
 
-The `icalendar` package parses; a pre-check of our own comes first because the library is
-lenient to the point of silence (a stray line or an unbalanced END is dropped without a word)
-and never says where it stumbled. The pre-check unfolds lines (CRLF, LF-only and CR endings;
-folded or not, at any length), and refuses with the line number a file that is not
-iCalendar, a line that is no `NAME[;PARAM=…]:value` content line, and BEGIN/END that do not
-pair up.
+Reading goes in three steps, each naming the line it stumbles on:
+
+1. Bytes to content lines. Folds are undone on the bytes, because RFC 5545 3.1 folds at
+   octets and a fold may split a UTF-8 character; then each line is decoded as UTF-8, and a
+   line that is not UTF-8 (older Windows tools) is read as Windows-1252, with a warning. CRLF,
+   LF and a bare CR all end a line; bare CRs get a warning.
+2. The structure, checked here because the `icalendar` package is lenient to the point of
+   silence (a stray line or an unbalanced END is dropped without a word): a file that is not
+   iCalendar, a line that is no `NAME[;PARAM=…]:value` content line, and BEGIN/END that do not
+   pair up are refused with the line number.
+3. Values. The `icalendar` package reads one property at a time, so whatever it trips over is
+   reported with the line, the property and the event. It is never asked to resolve a TZID:
+   its own lookup hands any string to the file system and keeps the VTIMEZONEs of every file it
+   ever read in one process-wide cache. A TZID is, in this order: an IANA name (checked by
+   `core.timezones`, the one gate for zone names from outside), a VTIMEZONE of the same file, a
+   Windows zone name, or a "globally unique" TZID ending in an IANA name
+   ("/freeassociation.sourceforge.net/Europe/Berlin"). VTIMEZONE rules must repeat yearly
+   (FREQ=YEARLY with one BYMONTH and one BYDAY, or up to seven BYMONTHDAY, as in the wild):
+   a rule firing every second would cost minutes for each time converted.
 
 Mapping, per VEVENT:
 
@@ -20,23 +33,31 @@ Mapping, per VEVENT:
   "Q&amp;A" in summaries.
 * DESCRIPTION is the abstract; HTML (lca2020's feed) becomes plain text, keeping paragraphs
   and link URLs. A first line "Speakers: A (Org), B" (render_ical) or "Speaker: A" (Symposion,
-  lca2020) gives the speakers, "Name (Affiliation)", split at commas outside parentheses.
-  Sched's export carries no speakers at all: its sessions come without any.
+  lca2020), or the same label in another language ("Referenten:", "Intervenants :",
+  "Ponentes:"; `SPEAKER_LABELS`), gives the speakers, "Name (Affiliation)", split at commas
+  outside parentheses. Sched's export carries no speakers at all: its sessions come without.
+* ATTENDEE;CN=Ada Lovelace:mailto:… adds the CN as a speaker after those of the description;
+  the address is not kept. An ATTENDEE with ROLE=NON-PARTICIPANT or CUTYPE=ROOM/RESOURCE is no
+  one on stage, and one without CN names nobody.
 * LOCATION is the room, without the trailing comma Sched leaves when a venue has no address
   ("Whole Ship,") and without ", {location}" when the caller names the event's location
   (render_ical appends it). CATEGORIES gives the track: the first non-empty one (Sched writes
   an empty CATEGORIES on most events). STATUS:CANCELLED marks the session cancelled.
-* DTSTART/DTEND: a TZID is resolved by a VTIMEZONE in the file, else as an IANA name with
-  zoneinfo (lca2020 writes TZID=Australia/Brisbane and no VTIMEZONE; the library also maps
-  Windows zone names); an unknown TZID is refused. "Z" is UTC. Floating times (no TZID, no Z)
-  are read in the calendar's X-WR-TIMEZONE, else in `default_timezone`, else refused. No DTEND:
+* DTSTART/DTEND: a TZID is resolved as above (lca2020 writes TZID=Australia/Brisbane and no
+  VTIMEZONE); an unknown TZID is refused. "Z" is UTC. Floating times (no TZID, no Z) are read
+  in the calendar's X-WR-TIMEZONE, else in `default_timezone`, else refused. No DTEND:
   DTSTART + DURATION, else a zero-length session (Sched has those too, as DTEND = DTSTART).
+  Times must fall between 0001-01-02 and 9999-12-30 (UTC), so that every time zone can show
+  them; an event beyond is refused.
 * All-day events (DTSTART;VALUE=DATE) have no time to put in a grid: they are kept
   unscheduled and flagged for review, their dates in the review note.
+* A property the library cannot read is a warning naming its line, unless the session needs
+  it (DTSTART, DTEND, DURATION): then the file is refused.
 
 The calendar: X-WR-CALNAME (or RFC 7986 NAME) is the programme's name, as written (Sched's
 JoCo Cruise calendar is "jococruise2019" for January 2020 dates); X-WR-TIMEZONE, when it is
-an IANA name, is the programme's zone, else the most common IANA TZID of the events.
+an IANA name, is the programme's zone (another name is ignored, with a warning), else the most
+common IANA TZID of the events.
 """
 
 from __future__ import annotations
@@ -44,16 +65,28 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import Any, cast
 
-from icalendar import Calendar, Component
-from icalendar.prop import vDDDTypes
+from icalendar import (
+    Component,
+    Parameters,
+    Timezone,
+    TimezoneDaylight,
+    TimezoneStandard,
+    TypesFactory,
+    vCategory,
+    vRecur,
+)
+from icalendar.parser import Contentline, split_on_unescaped_comma
+from icalendar.timezone import tzp
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched_pages import KINDS
@@ -61,12 +94,62 @@ from confsched.interchange.sched_pages import KINDS
 FORMAT_NAME = "ical"
 DESCRIPTION = "iCalendar (.ics): Sched's all.ics export, other tools' feeds, confsched's own"
 
+# How a description's first line introduces the speakers, by language. Matched whatever the
+# case, before a colon (French typography puts a space before it).
+SPEAKER_LABELS: dict[str, tuple[str, ...]] = {
+    "en": ("Speaker", "Speakers", "Speaker(s)", "Presenter", "Presenters"),
+    "de": (
+        "Referent", "Referentin", "Referenten", "Referentinnen", "Referent*innen",
+        "Referent:innen", "Sprecher", "Sprecherin", "Sprecherinnen", "Sprecher*innen",
+        "Sprecher:innen", "Vortragende", "Vortragender",
+    ),
+    "fr": (
+        "Intervenant", "Intervenante", "Intervenants", "Intervenantes", "Intervenant(e)s",
+        "Orateur", "Oratrice", "Orateurs", "Conférencier", "Conférencière", "Conférenciers",
+        "Conférencières",
+    ),
+    "es": (
+        "Ponente", "Ponentes", "Orador", "Oradora", "Oradores", "Conferenciante",
+        "Conferenciantes",
+    ),
+    "it": ("Relatore", "Relatrice", "Relatori", "Relatrici", "Oratore", "Oratori"),
+    "nl": ("Spreker", "Sprekers"),
+    "pt": ("Palestrante", "Palestrantes", "Orador", "Oradores", "Apresentador", "Apresentadores"),
+    "ca": ("Ponent", "Ponents"),
+    "pl": ("Prelegent", "Prelegentka", "Prelegenci"),
+    "cs": ("Přednášející",),
+    "sv": ("Talare",),
+    "da": ("Taler", "Talere"),
+    "fi": ("Puhuja", "Puhujat"),
+    "tr": ("Konuşmacı", "Konuşmacılar"),
+    "ru": ("Докладчик", "Докладчики", "Спикер", "Спикеры"),
+    "uk": ("Доповідач", "Доповідачі"),
+    "ja": ("登壇者", "講演者", "スピーカー"),
+    "zh": ("讲者", "演讲者", "講者", "演講者"),
+    "ko": ("연사", "발표자"),
+}  # fmt: skip
+
 # RFC 5545 3.1: a name of letters, digits and dashes, then parameters or the value.
 _CONTENT_LINE = re.compile(r"^[A-Za-z0-9-]+[;:]")
-_SPEAKERS_LINE = re.compile(r"^Speakers?:[ \t]*(?P<names>[^\n]*)(?:\n|$)")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+# The label, then the rest of the line: no part of it can match in two ways, so the match is
+# linear whatever the line holds.
+_SPEAKERS_LINE = re.compile(
+    "^(?:"
+    + "|".join(
+        re.escape(label)
+        for label in sorted(
+            {label for labels in SPEAKER_LABELS.values() for label in labels}, key=len, reverse=True
+        )
+    )
+    + ")[ \t\u00a0\u202f]*[:\uff1a][ \t]*(?P<names>[^\n]*)(?:\n|$)",
+    re.IGNORECASE,
+)
+# A tag ends before the next "<": each try stops there, so a text of a thousand unclosed "<b"
+# is read once, not a thousand times over.
 _HTML_TAG = re.compile(
     r"</?(?:p|br|a|em|strong|b|i|u|s|strike|del|ins|small|ul|ol|li|dl|dt|dd|div|span|h[1-6]"
-    r"|blockquote|pre|code|table|thead|tbody|tr|td|th|img|hr|sup|sub)\b[^>]*>",
+    r"|blockquote|pre|code|table|thead|tbody|tr|td|th|img|hr|sup|sub)\b[^<>]*>",
     re.IGNORECASE,
 )
 _FLOATING_HELP = (
@@ -74,6 +157,22 @@ _FLOATING_HELP = (
     "or add X-WR-TIMEZONE to the calendar"
 )
 _SNIPPET = 120  # characters of a line quoted in a message
+_SHOWN_TZID = 64  # characters of a TZID quoted in a message; IANA names are at most 32
+
+# What the icalendar package raises from inside when a value or a parameter is not what it
+# expects ('list' object has no attribute 'upper' for VALUE=, and the like).
+_LIBRARY_ERRORS = (AttributeError, IndexError, KeyError, OverflowError, TypeError, ValueError)
+_TYPES = TypesFactory.instance()
+# The event needs these; whatever else the library cannot read is only a warning.
+_TIME_PROPERTIES = frozenset({"DTSTART", "DTEND", "DURATION"})
+
+# Every zone is less than a day from UTC: a time a day inside the datetime range can be shown
+# in any of them (and stored in UTC) without overflowing.
+_EARLIEST = datetime.min.replace(tzinfo=UTC) + timedelta(days=1)
+_LATEST = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
+
+# VTIMEZONE observances as calendar programs write them: once a year, at most.
+_YEARLY_RULE_PARTS = frozenset({"FREQ", "BYMONTH", "BYDAY", "BYMONTHDAY", "UNTIL", "COUNT", "WKST"})
 
 
 @dataclass(frozen=True)
@@ -98,9 +197,12 @@ class EventFields:
     start: TimeValue | None = None
     end: TimeValue | None = None
     duration: timedelta | None = None
+    duration_text: str = ""  # as written, for messages
+    duration_line: int | None = None
     status: str = ""
     url: str = ""
     repeats: bool = False
+    attendees: list[str] = field(default_factory=list)  # names of the speaking ATTENDEEs
     line: int | None = None  # where the event begins
 
 
@@ -118,26 +220,22 @@ def parse(
     location: str = "",
 ) -> Programme:
     """Read one VCALENDAR; floating times need X-WR-TIMEZONE or `default_timezone`."""
-    text = _decode(data, source)
-    lines, event_lines = _check_structure(text, source)
-    try:
-        calendar = Calendar.from_ical("\r\n".join(content for _, content in lines) + "\r\n")
-    except (ValueError, IndexError, KeyError, TypeError) as exc:
-        # The pre-check passes nearly everything the library refuses; this is the remainder.
-        raise ParseError(f"cannot be read as iCalendar: {exc}", source=source) from exc
-    components = calendar.walk("VEVENT")
-    if len(components) != len(event_lines):  # nested oddities: give up on line numbers only
-        event_lines = [{} for _ in components]
     warnings: list[str] = []
+    notes: list[str] = []
+    lines = _content_lines(data, source=source, warnings=warnings)
+    calendar, components = _read_structure(lines, source)
+    zones = _Zones(calendar, source=source, notes=notes)
     events = [
-        _event_fields(component, lines_of=where, source=source, warnings=warnings)
-        for component, where in zip(components, event_lines, strict=True)
+        _event_fields(component, zones=zones, source=source, warnings=warnings)
+        for component in components
+        if component.name == "VEVENT"
     ]
+    own = _calendar_properties(calendar, source=source, warnings=warnings)
     programme = build_programme(
         events,
         source=source,
-        name=_text(calendar.get("X-WR-CALNAME") or calendar.get("NAME")),
-        declared_timezone=_text(calendar.get("X-WR-TIMEZONE")).strip(),
+        name=own.get("X-WR-CALNAME") or own.get("NAME", ""),
+        declared_timezone=own.get("X-WR-TIMEZONE", "").strip(),
         default_timezone=default_timezone,
         uid_domain=uid_domain,
         location=location,
@@ -145,42 +243,105 @@ def parse(
         "file",
     )
     programme.warnings[:0] = warnings
+    programme.notes[:0] = notes
     return programme
 
 
-# --- the pre-check -------------------------------------------------------------------------
+# --- bytes to content lines ----------------------------------------------------------------
 
 
-def _decode(data: bytes | str, source: str) -> str:
-    if isinstance(data, str):
-        text = data.lstrip("\ufeff")
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ParseError(
-                f"not UTF-8 text (byte {exc.start} cannot be decoded); iCalendar is UTF-8 "
-                "(RFC 5545 3.1.4)",
-                source=source,
-                line=data[: exc.start].count(b"\n") + 1,
-            ) from exc
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _check_structure(
-    text: str, source: str
-) -> tuple[list[tuple[int, str]], list[dict[str, tuple[int, str]]]]:
-    """Unfolded content lines with their line numbers, and each VEVENT's property lines."""
-    lines: list[tuple[int, str]] = []
+def _content_lines(data: bytes | str, *, source: str, warnings: list[str]) -> list[tuple[int, str]]:
+    """Unfolded, decoded, non-blank content lines, each with the number of its first line."""
+    # A str goes the same way as bytes, so that folds and line ends follow one set of rules.
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
     # Blanks before BEGIN:VCALENDAR are tolerated (looks_like does too), and still counted.
-    body = text.lstrip()
-    first_number = text[: len(text) - len(body)].count("\n") + 1
-    for number, physical in enumerate(body.split("\n"), start=first_number):
-        if physical[:1] in (" ", "\t") and lines and lines[-1][1]:
-            lines[-1] = (lines[-1][0], lines[-1][1] + physical[1:])  # RFC 5545 3.1 folding
+    body = raw.lstrip(b" \t\r\n")
+    first_number = len(_LINE_END.findall(raw, 0, len(raw) - len(body))) + 1
+    unfolded: list[tuple[int, list[bytes]]] = []
+    bare_cr: list[int] = []
+    for number, (physical, ending) in enumerate(_physical_lines(body), start=first_number):
+        if ending == b"\r":
+            bare_cr.append(number)
+        if physical[:1] in (b" ", b"\t") and unfolded and unfolded[-1][1][0]:
+            unfolded[-1][1].append(physical[1:])  # RFC 5545 3.1 folding
         else:
-            lines.append((number, physical))
-    lines = [(number, content) for number, content in lines if content.strip()]
+            unfolded.append((number, [physical]))
+    lines: list[tuple[int, str]] = []
+    not_utf8: list[int] = []
+    for number, pieces in unfolded:
+        octets = b"".join(pieces)
+        try:
+            text = octets.decode("utf-8")
+        except UnicodeDecodeError:
+            not_utf8.append(number)
+            text = _decode_legacy(octets)
+        if text.strip():
+            lines.append((number, text))
+    if not_utf8:
+        warnings.append(
+            _about_lines(
+                source,
+                not_utf8,
+                one="the line is not UTF-8 (RFC 5545 3.1.4); read as Windows-1252: check its "
+                "accented letters",
+                many="{count} lines are not UTF-8 (RFC 5545 3.1.4), this one first; read as "
+                "Windows-1252: check their accented letters",
+            )
+        )
+    if bare_cr:
+        warnings.append(
+            _about_lines(
+                source,
+                bare_cr,
+                one="the line ends with a bare CR (a carriage return without a line feed), "
+                "read as a line end; RFC 5545 ends lines with CRLF",
+                many="{count} lines end with a bare CR (a carriage return without a line feed), "
+                "this one first; read as line ends; RFC 5545 ends lines with CRLF",
+            )
+        )
+    return lines
+
+
+def _physical_lines(body: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """Each line of `body` with what ends it: CRLF, LF, a bare CR, or nothing at the end."""
+    start = 0
+    for match in _LINE_END.finditer(body):
+        yield body[start : match.start()], match[0]
+        start = match.end()
+    if start < len(body):
+        yield body[start:], b""
+
+
+def _decode_legacy(octets: bytes) -> str:
+    try:
+        return octets.decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F, 0x90 and 0x9D are unassigned in cp1252
+        return octets.decode("latin-1")
+
+
+def _about_lines(source: str, numbers: list[int], *, one: str, many: str) -> str:
+    what = one if len(numbers) == 1 else many.format(count=len(numbers))
+    return f"{source}, line {numbers[0]}: {what}"
+
+
+# --- the structure -------------------------------------------------------------------------
+
+
+@dataclass
+class _Component:
+    """BEGIN:NAME … END:NAME as checked: its own property lines and its components."""
+
+    name: str
+    line: int
+    properties: list[tuple[int, str]] = field(default_factory=list)
+    children: list[_Component] = field(default_factory=list)
+
+
+def _read_structure(
+    lines: list[tuple[int, str]], source: str
+) -> tuple[_Component, list[_Component]]:
+    """The VCALENDAR, and all components in the file's order (however deeply nested)."""
     if not lines or lines[0][1].strip().upper() != "BEGIN:VCALENDAR":
         first = lines[0] if lines else (None, "")
         found = f"it starts with {_snippet(first[1])!r}" if first[1] else "it is empty"
@@ -189,11 +350,10 @@ def _check_structure(
             source=source,
             line=first[0],
         )
-    stack: list[tuple[str, int]] = []
-    events: list[dict[str, tuple[int, str]]] = []
-    current: dict[str, tuple[int, str]] | None = None
+    stack: list[_Component] = []
+    components: list[_Component] = []
     for number, content in lines:
-        if not stack and number != lines[0][0]:
+        if not stack and components:
             raise ParseError(
                 f"{_snippet(content)!r} comes after END:VCALENDAR; expected one calendar per "
                 "file and nothing after it",
@@ -211,120 +371,330 @@ def _check_structure(
         name, _, value = content.partition(":")
         name = name.split(";", 1)[0].upper()
         if name == "BEGIN":
-            stack.append((value.strip().upper(), number))
-            current = {"BEGIN": (number, content)} if stack[-1][0] == "VEVENT" else None
-            if current is not None:
-                events.append(current)
+            component = _Component(name=value.strip().upper(), line=number)
+            if stack:
+                stack[-1].children.append(component)
+            stack.append(component)
+            components.append(component)
         elif name == "END":
             closing = value.strip().upper()
-            if not stack or stack[-1][0] != closing:
+            if not stack or stack[-1].name != closing:
                 raise ParseError(
-                    f"END:{closing} does not close BEGIN:{stack[-1][0]} of line {stack[-1][1]}"
+                    f"END:{closing} does not close BEGIN:{stack[-1].name} of line {stack[-1].line}"
                     if stack
                     else f"END:{closing} closes nothing",
                     source=source,
                     line=number,
                 )
             stack.pop()
-            current = events[-1] if stack and stack[-1][0] == "VEVENT" and events else None
-        elif current is not None:
-            current.setdefault(name, (number, content))
+        else:
+            stack[-1].properties.append((number, content))
     if stack:
-        opened, number = stack[-1]
+        opened = stack[-1]
         raise ParseError(
-            f"BEGIN:{opened} is never closed by END:{opened}; the file looks cut short",
+            f"BEGIN:{opened.name} is never closed by END:{opened.name}; the file looks cut short",
             source=source,
-            line=number,
+            line=opened.line,
         )
-    return lines, events
+    return components[0], components
 
 
 def _snippet(text: str) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
 
 
+def _shown_tzid(tzid: str) -> str:
+    return tzid if len(tzid) <= _SHOWN_TZID else tzid[:_SHOWN_TZID] + "…"
+
+
+# --- one property, read by the library -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Property:
+    line: int
+    written: str  # the unfolded content line, for messages
+    name: str  # upper case
+    params: Parameters
+    text: str  # the value, iCalendar's backslash escapes undone
+    value: object  # typed by the library; None when it could not read it
+    problem: str = ""  # why it could not
+
+    def param(self, name: str) -> str:
+        value = self.params.get(name, "")
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _property_name(content: str) -> str:
+    match = _CONTENT_LINE.match(content)
+    return match[0][:-1].upper() if match else ""
+
+
+def _read_property(number: int, content: str) -> _Property:
+    """The line read by the icalendar package; what it raises becomes the property's problem."""
+    name = _property_name(content)
+    try:
+        line = Contentline(content)
+        _, params, text = line.parts()
+    except _LIBRARY_ERRORS as exc:
+        return _Property(number, content, name, Parameters(), "", None, _problem(exc))
+    try:
+        value = _typed_value(name, params, text, line)
+    except _LIBRARY_ERRORS as exc:
+        return _Property(number, content, name, params, text, None, _problem(exc))
+    return _Property(number, content, name, params, text, value)
+
+
+def _typed_value(name: str, params: Parameters, text: str, line: Contentline) -> object:
+    """The value as the library's own parser types it, less its zone lookup (see above)."""
+    if name == "RDATE" and not text:
+        return None  # an empty RDATE, written by careless exporters: no date at all
+    # A value class (vText, vDDDTypes …): the package's annotations say only "type".
+    factory: Any = _TYPES.for_property(name, params.value)
+    if name == "CATEGORIES":
+        # Split before the escapes are undone, so that "\," stays inside a category.
+        value = factory(split_on_unescaped_comma(line[line.value_separator_index() + 1 :]))
+    else:
+        verbatim = getattr(factory, "get_value_from_content_line", None)  # RFC 7265 UNKNOWN
+        value = factory(factory.from_ical(verbatim(line) if verbatim else text))
+    value.params = params
+    return value
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, ValueError):  # the library's own words: "Expected int, got: two"
+        return _snippet(str(exc))
+    return _snippet(f"the iCalendar library cannot read it ({type(exc).__name__}: {exc})")
+
+
+def _calendar_properties(
+    calendar: _Component, *, source: str, warnings: list[str]
+) -> dict[str, str]:
+    """The calendar's own X-WR-CALNAME, NAME and X-WR-TIMEZONE: the first of each."""
+    found: dict[str, str] = {}
+    for number, content in calendar.properties:
+        name = _property_name(content)
+        if name in {"X-WR-CALNAME", "NAME", "X-WR-TIMEZONE"} and name not in found:
+            prop = _read_property(number, content)
+            if prop.problem:
+                warnings.append(
+                    f"{source}, line {number}: the calendar's {_snippet(content)!r} ignored: "
+                    f"{prop.problem}"
+                )
+            found[name] = prop.text
+    return found
+
+
+# --- time zones ----------------------------------------------------------------------------
+
+
+class _Zones:
+    """The TZIDs of one file as zones; see the module's docstring for the order of lookup."""
+
+    def __init__(self, calendar: _Component, *, source: str, notes: list[str]) -> None:
+        self.source = source
+        self.notes = notes
+        self.defined: dict[str, _Component] = {}
+        for child in calendar.children:
+            if child.name == "VTIMEZONE":
+                tzid = next(
+                    (
+                        _read_property(number, content).text.strip("/")
+                        for number, content in child.properties
+                        if _property_name(content) == "TZID"
+                    ),
+                    "",
+                )
+                if tzid:
+                    self.defined.setdefault(tzid, child)
+        self.resolved: dict[str, tzinfo | None] = {}
+
+    def resolve(self, tzid: str, *, who: str, line: int) -> tzinfo | None:
+        """The zone a TZID names, None when nothing defines it."""
+        if tzid not in self.resolved:
+            self.resolved[tzid] = self._lookup(tzid, who=who, line=line)
+        return self.resolved[tzid]
+
+    def _lookup(self, tzid: str, *, who: str, line: int) -> tzinfo | None:
+        name = tzid.strip("/")
+        if is_zone_name(name):
+            return get_zone(name)
+        if name in self.defined:
+            return self._from_vtimezone(name, who=who, line=line)
+        guesses = [(WINDOWS_TO_OLSON.get(name, ""), "a Windows zone name")]
+        if tzid.startswith("/"):
+            # "/vendor/…/Area/Place": IANA names have at most three parts, longest first.
+            parts = name.split("/")
+            guesses += [
+                ("/".join(parts[-size:]), "a globally unique TZID, less its vendor prefix")
+                for size in (3, 2, 1)
+                if len(parts) > size
+            ]
+        for candidate, how in guesses:
+            if is_zone_name(candidate):
+                self.notes.append(
+                    f"{self.source}: TZID {_shown_tzid(tzid)!r} read as {candidate} ({how})"
+                )
+                return get_zone(candidate)
+        return None
+
+    def _from_vtimezone(self, name: str, *, who: str, line: int) -> tzinfo:
+        component = self.defined[name]
+        try:
+            # The package annotates this as `datetime.tzinfo` with `datetime` the class.
+            zone = cast("tzinfo", tzp.create_timezone(_library_timezone(component)))
+            zone.utcoffset(datetime(2000, 1, 1))  # noqa: DTZ001 - a naive probe, as zones take it
+        except _LIBRARY_ERRORS as exc:
+            problem = str(exc) if isinstance(exc, _UnreadableTimezone) else _problem(exc)
+            raise ParseError(
+                f"{who}: TZID {_shown_tzid(name)!r} is defined by the VTIMEZONE of line "
+                f"{component.line}, which cannot be read: {problem}",
+                source=self.source,
+                line=line,
+            ) from exc
+        return zone
+
+
+def _library_timezone(component: _Component) -> Timezone:
+    """The VTIMEZONE as the library's component, built without its process-wide zone cache."""
+    zone = Timezone()
+    _add_properties(zone, component)
+    for child in component.children:
+        observance: Component
+        if child.name == "STANDARD":
+            observance = TimezoneStandard()
+        elif child.name == "DAYLIGHT":
+            observance = TimezoneDaylight()
+        else:
+            continue
+        _add_properties(observance, child)
+        zone.add_component(observance)
+    return zone
+
+
+class _UnreadableTimezone(ValueError):
+    """A VTIMEZONE line that cannot be used; the message names it."""
+
+
+def _add_properties(target: Component, component: _Component) -> None:
+    for number, content in component.properties:
+        prop = _read_property(number, content)
+        if prop.value is None:
+            raise _UnreadableTimezone(f"line {number}: {_snippet(content)!r}: {prop.problem}")
+        if isinstance(prop.value, vRecur) and not _is_yearly(prop.value):
+            raise _UnreadableTimezone(
+                f"line {number}: {_snippet(content)!r} is not a rule confsched reads in a "
+                "VTIMEZONE: FREQ=YEARLY with one BYMONTH and one BYDAY (or up to seven "
+                "BYMONTHDAY), as calendar programs write them"
+            )
+        target.add(prop.name, prop.value, encode=False)
+
+
+def _is_yearly(rule: vRecur) -> bool:
+    """A few changes a year at most (one month, one weekday or a week of days in it): the
+    zone walks its rules from their DTSTART up to each time it converts."""
+    parts = {str(key).upper(): value for key, value in rule.items()}
+    months = len(parts.get("BYMONTH", []))
+    in_month = "BYDAY" in parts or "BYMONTHDAY" in parts
+    return (
+        [str(freq).upper() for freq in parts.get("FREQ", [])] == ["YEARLY"]
+        and set(parts) <= _YEARLY_RULE_PARTS
+        and (months == 1 or (months == 0 and not in_month))
+        and len(parts.get("BYDAY", [])) <= 1
+        and len(parts.get("BYMONTHDAY", [])) <= 7  # noqa: PLR2004 - a week: "second Sunday"
+    )
+
+
 # --- one VEVENT ----------------------------------------------------------------------------
 
 
 def _event_fields(
-    component: Component,
-    *,
-    lines_of: dict[str, tuple[int, str]],
-    source: str,
-    warnings: list[str],
+    component: _Component, *, zones: _Zones, source: str, warnings: list[str]
 ) -> EventFields:
+    read = [_read_property(number, content) for number, content in component.properties]
+    by_name: dict[str, list[_Property]] = {}
+    for prop in read:
+        by_name.setdefault(prop.name, []).append(prop)
+
+    def text(name: str) -> str:  # a property written twice: the first one counts
+        return by_name[name][0].text if name in by_name else ""
+
     fields = EventFields(
-        uid=_text(component.get("UID")).strip(),
-        summary=_text(component.get("SUMMARY")).strip(),
-        description=_text(component.get("DESCRIPTION")),
-        location=_text(component.get("LOCATION")).strip(),
-        categories=_categories(component.get("CATEGORIES")),
-        status=_text(component.get("STATUS")).strip().upper(),
-        url=_text(component.get("URL")).strip(),
-        repeats="RRULE" in component or "RDATE" in component,
-        line=lines_of.get("BEGIN", (None, ""))[0],
+        uid=text("UID").strip(),
+        summary=text("SUMMARY").strip(),
+        description=text("DESCRIPTION"),
+        location=text("LOCATION").strip(),
+        categories=[
+            str(category)
+            for prop in by_name.get("CATEGORIES", [])
+            if isinstance(prop.value, vCategory)
+            for category in prop.value.cats
+        ],
+        status=text("STATUS").strip().upper(),
+        url=text("URL").strip(),
+        repeats="RRULE" in by_name or any(prop.text for prop in by_name.get("RDATE", [])),
+        attendees=[
+            name
+            for prop in by_name.get("ATTENDEE", [])
+            if (
+                name := attendee_speaker(
+                    name=prop.param("CN"), role=prop.param("ROLE"), cutype=prop.param("CUTYPE")
+                )
+            )
+        ],
+        line=component.line,
     )
     who = describe_event(fields.uid, fields.summary)
-    fields.start = _time_value(component, "DTSTART", lines_of, who=who, source=source)
-    fields.end = _time_value(component, "DTEND", lines_of, who=who, source=source)
-    if "DURATION" in component and fields.end is None:
-        duration = component["DURATION"]
-        if not isinstance(duration, vDDDTypes) or not isinstance(duration.dt, timedelta):
-            line, written = lines_of.get("DURATION", (None, "DURATION"))
+    fields.start = _time_value(by_name, "DTSTART", who=who, source=source, zones=zones)
+    fields.end = _time_value(by_name, "DTEND", who=who, source=source, zones=zones)
+    if "DURATION" in by_name and fields.end is None:
+        prop = by_name["DURATION"][0]
+        duration = getattr(prop.value, "dt", None)
+        if not isinstance(duration, timedelta):
             raise ParseError(
-                f"{who}: {_snippet(written)!r} cannot be read; expected a duration such as "
+                f"{who}: {_snippet(prop.written)!r} cannot be read; expected a duration such as "
                 "PT45M or PT1H30M",
                 source=source,
-                line=line,
+                line=prop.line,
             )
-        fields.duration = duration.dt
-    for name, problem in component.errors:
-        if name not in {"DTSTART", "DTEND", "DURATION"}:
-            line, written = lines_of.get(name or "", (fields.line, name or "a line"))
-            where = f"{source}, line {line}" if line else source
-            warnings.append(f"{where}: {who}: {_snippet(written)!r} ignored: {problem}")
+        fields.duration = duration
+        fields.duration_text = _snippet(prop.written)
+        fields.duration_line = prop.line
+    for prop in read:
+        if prop.problem and prop.name not in _TIME_PROPERTIES:
+            warnings.append(
+                f"{source}, line {prop.line}: {who}: {_snippet(prop.written)!r} ignored: "
+                f"{prop.problem}"
+            )
     return fields
 
 
 def _time_value(
-    component: Component,
-    name: str,
-    lines_of: dict[str, tuple[int, str]],
-    *,
-    who: str,
-    source: str,
+    by_name: dict[str, list[_Property]], name: str, *, who: str, source: str, zones: _Zones
 ) -> TimeValue | None:
-    if name not in component:
+    if name not in by_name:
         return None
-    prop = component[name]
-    line, written = lines_of.get(name, (None, name))
-    if isinstance(prop, list):
+    prop, count = by_name[name][0], len(by_name[name])
+    if count > 1:
         raise ParseError(
-            f"{who}: {name} is given {len(prop)} times; expected one", source=source, line=line
+            f"{who}: {name} is given {count} times; expected one", source=source, line=prop.line
         )
-    value = prop.dt if isinstance(prop, vDDDTypes) else None
+    value = getattr(prop.value, "dt", None)
     if not isinstance(value, date):  # datetime is a date; a time, period or duration is not
         raise ParseError(
-            f"{who}: {_snippet(written)!r} cannot be read; expected a date-time such as "
+            f"{who}: {_snippet(prop.written)!r} cannot be read; expected a date-time such as "
             "20260407T094500 (local, with TZID) or 20260407T074500Z (UTC), or a date such as "
             "20260407",
             source=source,
-            line=line,
+            line=prop.line,
         )
-    return TimeValue(
-        value=value, tzid=str(prop.params.get("TZID", "")), text=_snippet(written), line=line
-    )
-
-
-def _text(value: object) -> str:
-    if isinstance(value, list):  # a property written twice: the first one counts
-        value = value[0] if value else ""
-    return "" if value is None else str(value)
-
-
-def _categories(value: object) -> list[str]:
-    props = value if isinstance(value, list) else [value] if value is not None else []
-    return [str(category) for prop in props for category in getattr(prop, "cats", [])]
+    tzid = prop.param("TZID")
+    # A TZID on a date is meaningless (RFC 5545 3.3.4): an all-day event stays one.
+    if tzid and isinstance(value, datetime) and value.tzinfo is None:
+        zone = zones.resolve(tzid, who=who, line=prop.line)
+        if zone is not None:
+            value = value.replace(tzinfo=zone)
+    return TimeValue(value=value, tzid=tzid, text=_snippet(prop.written), line=prop.line)
 
 
 # --- shared with the xCal reader -----------------------------------------------------------
@@ -333,10 +703,17 @@ def _categories(value: object) -> list[str]:
 def describe_event(uid: str, summary: str) -> str:
     """How messages name an event: its UID, with its SUMMARY when it has one."""
     if uid:
-        return f"event {uid!r}" + (f" ({summary!r})" if summary else "")
+        return f"event {_snippet(uid)!r}" + (f" ({_snippet(summary)!r})" if summary else "")
     if summary:
-        return f"event {summary!r} (no UID)"
+        return f"event {_snippet(summary)!r} (no UID)"
     return "an event with no UID and no SUMMARY"
+
+
+def attendee_speaker(*, name: str, role: str, cutype: str) -> str:
+    """The speaker an ATTENDEE names: its CN, unless it is a room, a resource or an observer."""
+    if role.strip().upper() == "NON-PARTICIPANT" or cutype.strip().upper() in {"ROOM", "RESOURCE"}:
+        return ""
+    return " ".join(name.split())
 
 
 def build_programme(
@@ -355,11 +732,15 @@ def build_programme(
     default = _iana(default_timezone)
     if default_timezone and default is None:
         raise ParseError(
-            f"the time zone given for floating times, {default_timezone!r}, is not an IANA "
-            "time zone name such as Europe/Paris",
+            f"the time zone given for floating times, {_shown_tzid(default_timezone)!r}, is not "
+            "an IANA time zone name such as Europe/Paris",
             source=source,
         )
     programme = Programme(name=name.strip(), location=location)
+    if declared_timezone and declared is None:
+        programme.warnings.append(
+            f"{source}: X-WR-TIMEZONE ignored: {zone_problem(declared_timezone)}"
+        )
     floating = declared or default
     reader = _EventReader(
         source=source,
@@ -414,6 +795,9 @@ class _EventReader:
     programme: Programme
     sessions: dict[str, Session] = field(default_factory=dict)
     speakers: dict[str, Speaker] = field(default_factory=dict)
+    # For a key seen before: the next number to try as its suffix, so that the n-th copy of
+    # one UID costs one look-up rather than n.
+    next_suffix: dict[str, int] = field(default_factory=dict)
     used_floating: bool = False
 
     def read(self, event: EventFields) -> None:
@@ -428,6 +812,7 @@ class _EventReader:
         starts_at, ends_at, all_day = self._times(event, who)
         key = self._key(event, summary or title, starts_at or all_day)
         billed, abstract = split_description(event.description, base_url=event.url)
+        billed += [(attendee, "") for attendee in event.attendees]
         links: list[SessionSpeaker] = []
         for speaker_name, affiliation in billed:
             speaker = Speaker(key=slugify(speaker_name), name=speaker_name, company=affiliation)
@@ -484,9 +869,10 @@ class _EventReader:
             )
             key = slugify(f"{summary} {stamp}", max_length=120)
         if key in self.sessions:
-            number = 2
-            while f"{key}-{number}" in self.sessions:
+            number = self.next_suffix.get(key, 2)
+            while f"{key}-{number}" in self.sessions:  # a UID that is itself "{key}-2"
                 number += 1
+            self.next_suffix[key] = number + 1
             self.programme.warnings.append(
                 f"{self._where(event)}: {describe_event(event.uid, event.summary)} repeats the "
                 f"identity of an earlier event; kept as {key}-{number}"
@@ -505,7 +891,24 @@ class _EventReader:
     def _times(
         self, event: EventFields, who: str
     ) -> tuple[datetime | None, datetime | None, tuple[date, date] | None]:
-        """Start and end, or the first and last day of an all-day event."""
+        """Start and end, or the first and last day of an all-day event.
+
+        The one place where an event's times meet date arithmetic: a result outside what
+        every time zone can show, or an overflow on the way, is refused here.
+        """
+        try:
+            starts_at, ends_at, all_day = self._read_times(event, who)
+        except OverflowError as exc:  # DTSTART + DURATION, or an all-day end, past the range
+            raise self._out_of_range(event, who, at_end=True) from exc
+        if starts_at is not None and not _EARLIEST <= starts_at <= _LATEST:
+            raise self._out_of_range(event, who, at_end=False)
+        if ends_at is not None and not _EARLIEST <= ends_at <= _LATEST:
+            raise self._out_of_range(event, who, at_end=True)
+        return starts_at, ends_at, all_day
+
+    def _read_times(
+        self, event: EventFields, who: str
+    ) -> tuple[datetime | None, datetime | None, tuple[date, date] | None]:
         if event.start is None:
             return None, None, None
         if not isinstance(event.start.value, datetime):
@@ -539,6 +942,21 @@ class _EventReader:
             )
         return starts_at, ends_at, None
 
+    def _out_of_range(self, event: EventFields, who: str, *, at_end: bool) -> ParseError:
+        assert event.start is not None  # only events with times get here
+        written, line = repr(event.start.text), event.start.line
+        if at_end and event.end is not None:
+            written, line = repr(event.end.text), event.end.line
+        elif at_end and event.duration is not None:
+            duration = event.duration_text or str(event.duration)
+            written, line = f"{written} plus {duration!r}", event.duration_line or line
+        return ParseError(
+            f"{who}: {written} falls outside the dates confsched can show in every time zone "
+            f"({_EARLIEST.date().isoformat()} to {_LATEST.date().isoformat()}, UTC)",
+            source=self.source,
+            line=line or event.line,
+        )
+
     def _aware(self, time_value: TimeValue, who: str) -> datetime:
         value = time_value.value
         assert isinstance(value, datetime)  # only date-times get here
@@ -548,7 +966,7 @@ class _EventReader:
             zone = _iana(time_value.tzid)
             if zone is None:
                 raise ParseError(
-                    f"{who}: {time_value.text!r}: TZID {time_value.tzid!r} "
+                    f"{who}: {time_value.text!r}: TZID {_shown_tzid(time_value.tzid)!r} "
                     f"{self.unknown_zone_hint}",
                     source=self.source,
                     line=time_value.line,
@@ -570,13 +988,9 @@ class _EventReader:
         return value.replace(tzinfo=self.floating)
 
 
-def _iana(name: str) -> ZoneInfo | None:
-    if not name:
-        return None
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):  # ValueError: a path, not a zone key
-        return None
+def _iana(name: str) -> tzinfo | None:
+    """The zone for an IANA name from outside, None for anything else (never a file path)."""
+    return get_zone(name) if is_zone_name(name) else None
 
 
 def split_kind(summary: str) -> tuple[str, str]:
@@ -589,7 +1003,10 @@ def split_kind(summary: str) -> tuple[str, str]:
 
 
 def split_description(description: str, *, base_url: str = "") -> tuple[list[tuple[str, str]], str]:
-    """Billed speakers (name, affiliation) from a leading "Speakers:" line, and the abstract."""
+    """Billed speakers (name, affiliation) from a leading speakers line, and the abstract.
+
+    The line is "Speakers: …" or its like in another language (SPEAKER_LABELS).
+    """
     text = description.replace("\r\n", "\n").replace("\r", "\n").strip()
     match = _SPEAKERS_LINE.match(text)
     if match is None and _HTML_TAG.search(text):  # "<p>Speakers: …</p>"
@@ -609,15 +1026,17 @@ def split_description(description: str, *, base_url: str = "") -> tuple[list[tup
 
 def _split_outside_parentheses(names: str) -> list[str]:
     """'A (X, Y), B' -> ['A (X, Y)', 'B']: affiliations may hold commas."""
-    pieces, depth, current = [], 0, ""
+    pieces: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in names:
         depth += {"(": 1, ")": -1}.get(char, 0)
         if char == "," and depth <= 0:
-            pieces.append(current)
-            current, depth = "", 0
+            pieces.append("".join(current))
+            current, depth = [], 0
         else:
-            current += char
-    pieces.append(current)
+            current.append(char)
+    pieces.append("".join(current))
     return [piece.strip() for piece in pieces if piece.strip()]
 
 

@@ -16,6 +16,10 @@ Facets come from the page's filter: "Type: X" is the track, the audience-level f
 labels it "Company: Intermediate" on some pages) is the level, "Venue: X" is the room. The
 header's year ("7-8 April, 2025") is not trusted: the sessions' own dates give the year.
 
+Times must fall between 0001-01-02 and 9999-12-30 (UTC), so that every time zone can show
+them. Hostile pages cost time in proportion to their size: markers are found by string search
+rather than patterns that backtrack, speaker names by look-up (see _KnownNames).
+
 Identity: Sched's text gives no ids, so a session's key is the slug of its title line (kind
 and title, without speakers); a speaker's key is the slug of their name; an unmatched session
 page is keyed by a hash of its text.
@@ -25,10 +29,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 
 from confsched.core.errors import ParseError
 from confsched.core.text import fold, slugify
@@ -62,10 +67,26 @@ _DATE_RANGE = re.compile(
     rf"^(?P<first>\d{{1,2}})(?:-(?P<last>\d{{1,2}}))? (?P<month>{'|'.join(MONTHS)}),? "
     r"(?P<year>\d{4})$"
 )
-_EVENT_NAME = re.compile(r"You must be registered for (?P<name>.+?) to participate")
-_BULLET = re.compile(r"^\s*•\s*(?P<text>.+?)\s*$")
 _INITIALS = re.compile(r"^[A-Z]{1,3}$")
-_READ_MORE = re.compile(r"\s*Read More →\s*$")
+# Markers found by plain string search, not by patterns: a pattern with a repeat on each side
+# of its text ("\s*Read More →\s*$") retries at every position of a long run of spaces, and
+# 40,000 spaces took 18 s.
+_EVENT_NAME_BEFORE = "You must be registered for "
+_EVENT_NAME_AFTER = " to participate"
+_BULLET = "•"
+_READ_MORE = "Read More →"
+# Only the first few " - " of a title line are tried as the start of its speakers: each try
+# reads the rest of the line, and no title has more.
+_TITLE_SEPARATORS = 10
+# A misspelt name is looked for among the block names sharing its first word; past this many
+# (no session has them) only exact names count, so that a page cannot ask for names × blocks
+# fuzzy comparisons.
+_FUZZY_CANDIDATES = 16
+_BIO_STEM = 60  # characters of a bio cut short that find its whole text on a session page
+# Every zone is less than a day from UTC: a time a day inside the datetime range can be shown
+# in any of them (and stored in UTC) without overflowing.
+_EARLIEST = datetime.min.replace(tzinfo=UTC) + timedelta(days=1)
+_LATEST = datetime.max.replace(tzinfo=UTC) - timedelta(days=1)
 
 # Abbreviations a Sched page may print when its header does not say the offset itself.
 KNOWN_ABBREVIATIONS = {
@@ -169,8 +190,11 @@ def parse_sched_pages(files: Sequence[tuple[str, bytes]]) -> Programme:
             if session.key in sessions:
                 session = _merge_session(sessions[session.key], session, entry, programme.warnings)
             sessions[session.key] = session
+    abstracts: dict[str, list[str]] = {}
     for page in session_pages:
-        _apply_session_page(page, sessions, speakers, programme.warnings, programme.notes)
+        _apply_session_page(
+            page, sessions, speakers, programme.warnings, programme.notes, abstracts
+        )
     programme.sessions = list(sessions.values())
     programme.speakers = list(speakers.values())
     _fill_event_facts(programme, listings + session_pages)
@@ -217,6 +241,12 @@ def _read_header(page: _Page) -> None:
         line = raw.strip()
         if match := _ZONE_NOTE.search(line):
             minutes = int(match["hours"]) * 60 + int(match["minutes"] or 0)
+            if minutes >= 24 * 60:
+                raise ParseError(
+                    f"{match[0]!r} is no UTC offset: offsets lie within a day of UTC",
+                    source=page.source,
+                    line=index + 1,
+                )
             page.header["zone_abbr"] = match["abbr"]
             page.header["zone_minutes"] = str(minutes if match["sign"] == "+" else -minutes)
         elif match := _FILTER_LINE.match(line):
@@ -228,8 +258,18 @@ def _read_header(page: _Page) -> None:
             following = page.lines[index + 1].strip() if index + 1 < len(page.lines) else ""
             if following and "Details" not in following and "Note:" not in following:
                 page.header["location"] = following
-        if match := _EVENT_NAME.search(line):
-            page.header["name"] = match["name"].strip()
+        if name := _event_name(line):
+            page.header["name"] = name
+
+
+def _event_name(line: str) -> str:
+    """The name in "You must be registered for NAME to participate", "" without it."""
+    start = line.find(_EVENT_NAME_BEFORE)
+    if start < 0:
+        return ""
+    start += len(_EVENT_NAME_BEFORE)
+    end = line.find(_EVENT_NAME_AFTER, start + 1)  # the name has at least one character
+    return line[start:end].strip() if end >= 0 else ""
 
 
 def _page_facets(page: _Page) -> dict[str, str]:
@@ -294,10 +334,23 @@ def _parse_time_line(page: _Page, index: int) -> tuple[datetime, datetime]:
     zone = _zone_for(page, match["zone"], line_number)
     start = _parse_clock(match["start"], source=page.source, line=line_number)
     end = _parse_clock(match["end"], source=page.source, line=line_number)
-    starts_at = datetime.combine(day, start, tzinfo=zone)
-    ends_at = datetime.combine(day, end, tzinfo=zone)
-    if ends_at < starts_at:  # runs past midnight
-        ends_at += timedelta(days=1)
+    # The one place where a session's times meet date arithmetic: a time outside what every
+    # time zone can show, or an overflow on the way, is refused here.
+    try:
+        starts_at = datetime.combine(day, start, tzinfo=zone)
+        ends_at = datetime.combine(day, end, tzinfo=zone)
+        if ends_at < starts_at:  # runs past midnight
+            ends_at += timedelta(days=1)
+        in_range = _EARLIEST <= starts_at and ends_at <= _LATEST
+    except OverflowError:  # past midnight of 31 December 9999
+        in_range = False
+    if not in_range:
+        raise ParseError(
+            f"{page.lines[index].strip()!r} falls outside the dates confsched can show in every "
+            f"time zone ({_EARLIEST.date().isoformat()} to {_LATEST.date().isoformat()}, UTC)",
+            source=page.source,
+            line=line_number,
+        )
     return starts_at, ends_at
 
 
@@ -343,8 +396,8 @@ def _read_entry_footer(page: _Page, start: int, entry: _Entry) -> None:
             index += 1
     while index < len(lines) and lines[index].strip() and lines[index][0].isspace():
         text = lines[index].strip()
-        if bullet := _BULLET.match(lines[index]):
-            text = bullet["text"]
+        if text.startswith(_BULLET) and text.removeprefix(_BULLET).strip():
+            text = text.removeprefix(_BULLET).strip()
             if text.startswith("Audience Level "):
                 entry.level = text.removeprefix("Audience Level ").strip()
             elif text.startswith("Slides Attached "):
@@ -368,30 +421,49 @@ def _read_blocks(lines: list[str]) -> list[_Block]:
     """Speaker blocks: 'avatar for NAME' or initials ('AW'), name, 'Position, Company', bio."""
     starts: list[tuple[int, bool]] = []
     stripped = [line.strip() for line in lines]
+    # The next non-blank line after each line, from one pass backwards: a page of lines that
+    # look like initials must not cost a scan of the rest of the page each.
+    following = [""] * len(stripped)
+    upcoming = ""
+    for index in range(len(stripped) - 1, -1, -1):
+        following[index] = upcoming
+        upcoming = stripped[index] or upcoming
     for index, line in enumerate(stripped):
         if line.startswith("avatar for "):
             starts.append((index, True))
         elif _INITIALS.match(line):
-            name_line = next((s for s in stripped[index + 1 :] if s), "")
+            name_line = following[index]
             if name_line and _initials(name_line).startswith(line):
                 starts.append((index, False))
     blocks = []
     for number, (start, has_avatar) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
-        content = [line for line in stripped[start + 1 : end]]
-        while content and not content[0]:
-            content.pop(0)
-        if not content:
+        position = _skip_blank(stripped, start + 1, end)
+        if position == end:
             continue
-        name = content.pop(0)
-        while content and not content[0]:
-            content.pop(0)
+        name = stripped[position]
+        position = _skip_blank(stripped, position + 1, end)
         block = _Block(name=name, has_avatar=has_avatar)
-        if content and _is_position_line(content[0]):
-            block.position, block.company = _split_position(content.pop(0), name)
-        block.bio = _READ_MORE.sub("", _paragraphs(content))
+        if position < end and _is_position_line(stripped[position]):
+            block.position, block.company = _split_position(stripped[position], name)
+            position += 1
+        block.bio = _without_read_more(_paragraphs(stripped[position:end]))
         blocks.append(block)
     return blocks
+
+
+def _skip_blank(lines: list[str], position: int, end: int) -> int:
+    while position < end and not lines[position]:
+        position += 1
+    return position
+
+
+def _without_read_more(text: str) -> str:
+    """The text less a trailing "Read More →" link and the blanks around it."""
+    body = text.rstrip()
+    if not body.endswith(_READ_MORE):
+        return text
+    return body.removesuffix(_READ_MORE).rstrip()
 
 
 def _is_position_line(line: str) -> bool:
@@ -411,36 +483,56 @@ def _split_position(line: str, name: str) -> tuple[str, str]:
 # --- the title line ------------------------------------------------------------------------
 
 
-def _match_name(piece: str, known: Sequence[str]) -> tuple[str, str] | None:
+class _KnownNames:
+    """The names of an entry's speaker blocks, indexed so that matching a piece of the title
+    line costs a few look-ups, not one comparison per block."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.members = set(names)
+        self.exact: dict[str, str] = {}
+        self.by_first_word: dict[str, list[str]] = {}
+        for name in names:
+            words = name.split()
+            if words:
+                self.exact.setdefault(fold(" ".join(words)), name)
+                self.by_first_word.setdefault(fold(words[0]), []).append(name)
+        # Word counts, longest first: the longest name a piece starts with wins.
+        self.sizes = sorted({len(name.split()) for name in self.members}, reverse=True)
+
+
+def _match_name(piece: str, known: Sequence[str] | _KnownNames) -> tuple[str, str] | None:
     """Known speaker `piece` starts with, tolerating a typo, plus any words after the name.
 
     'Amir Afzail Meta' -> ('Amir Afzali', 'Meta'): a misspelt surname and a company written
     without its comma, both seen on Sched pages.
     """
+    index = known if isinstance(known, _KnownNames) else _KnownNames(known)
     words = piece.split()
+    if not words:
+        return None
+    for size in index.sizes:
+        if 0 < size <= len(words) and (name := index.exact.get(fold(" ".join(words[:size])))):
+            return name, " ".join(words[size:])
+    candidates = index.by_first_word.get(fold(words[0]), [])
+    if len(candidates) > _FUZZY_CANDIDATES:
+        return None
     best: tuple[float, int, str] | None = None
-    for name in known:
+    for name in candidates:
         size = len(name.split())
         if size > len(words):
             continue
         head = " ".join(words[:size])
-        if fold(head) == fold(name):
-            score = 2.0
-        elif fold(words[0]) == fold(name.split()[0]):
-            score = difflib.SequenceMatcher(a=fold(head), b=fold(name)).ratio()
-            if score < 0.88:
-                continue
-        else:
-            continue
-        if best is None or (score, size) > best[:2]:
+        score = difflib.SequenceMatcher(a=fold(head), b=fold(name)).ratio()
+        if score >= 0.88 and (best is None or (score, size) > best[:2]):
             best = (score, size, name)
     if best is None:
         return None
     return best[2], " ".join(words[best[1] :])
 
 
-def _split_speakers(tail: str, known: Sequence[str]) -> list[tuple[str, str]] | None:
+def _split_speakers(tail: str, known: Sequence[str] | _KnownNames) -> list[tuple[str, str]] | None:
     """'A & B, Co & C, Other Co' -> [(A, Co), (B, Co), (C, Other Co)], or None if it is no list."""
+    known = known if isinstance(known, _KnownNames) else _KnownNames(known)
     parts = re.split(r"(, | & )", tail)
     texts, delimiters = parts[0::2], parts[1::2]
     groups: list[tuple[list[str], str]] = []
@@ -472,7 +564,7 @@ def _split_speakers(tail: str, known: Sequence[str]) -> list[tuple[str, str]] | 
             names.append(piece)
     if names:
         groups.append((names, company))
-    if not any(name in known for group_names, _ in groups for name in group_names):
+    if not any(name in known.members for group_names, _ in groups for name in group_names):
         return None
     return [(name, group_company) for group_names, group_company in groups for name in group_names]
 
@@ -480,8 +572,10 @@ def _split_speakers(tail: str, known: Sequence[str]) -> list[tuple[str, str]] | 
 def _split_title(title_line: str, known: Sequence[str]) -> tuple[str, list[tuple[str, str]]]:
     """Title and billed speakers of 'Title - Speaker, Company & …', checked against the blocks."""
     if known:
-        for match in re.finditer(" - ", title_line):
-            speakers = _split_speakers(title_line[match.end() :], known)
+        index = _KnownNames(known)
+        separators = re.finditer(" - ", title_line)
+        for match in itertools.islice(separators, _TITLE_SEPARATORS):
+            speakers = _split_speakers(title_line[match.end() :], index)
             if speakers is not None:
                 return title_line[: match.start()].strip(), speakers
     return title_line, []
@@ -502,6 +596,7 @@ def _entry_to_session(entry: _Entry, warnings: list[str]) -> tuple[Session, list
     blocks = {block.name: block for block in entry.blocks}
     speakers: list[Speaker] = []
     links: list[SessionSpeaker] = []
+    linked: set[str] = set()
     for name, affiliation in billed:
         block = blocks.pop(name, None)
         speaker = (
@@ -515,8 +610,9 @@ def _entry_to_session(entry: _Entry, warnings: list[str]) -> tuple[Session, list
             if block
             else Speaker(key=slugify(name), name=name, company=affiliation)
         )
-        if any(link.speaker_key == speaker.key for link in links):
+        if speaker.key in linked:
             continue
+        linked.add(speaker.key)
         speakers.append(speaker)
         links.append(SessionSpeaker(speaker_key=speaker.key, affiliation=affiliation))
     for block in blocks.values():  # in a block but not in the title: still a speaker
@@ -600,7 +696,7 @@ def _merge_session(old: Session, new: Session, entry: _Entry, warnings: list[str
 def _content_lines(page: _Page) -> list[str]:
     """A session page's own text: no chrome, no "Read More →" links."""
     return [
-        _READ_MORE.sub("", line.strip())
+        _without_read_more(line.strip())
         for line in page.lines
         if line.strip() and not line.strip().startswith(_CHROME_PREFIXES)
     ]
@@ -612,15 +708,22 @@ def _apply_session_page(
     speakers: dict[str, Speaker],
     warnings: list[str],
     notes: list[str],
+    abstracts: dict[str, list[str]],
 ) -> None:
-    """Enrich the listing session whose abstract this page repeats; else keep it for review."""
+    """Enrich the listing session whose abstract this page repeats; else keep it for review.
+
+    A speaker's bio cut short on the listing ("… Read More →") becomes the longest line of the
+    page that starts like it.
+    """
     content = _content_lines(page)
     folded = {fold(line) for line in content}
     best_key, best_score = None, 0.0
     for key, session in sessions.items():
-        abstract_lines = [
-            fold(line.strip()) for line in session.abstract.splitlines() if line.strip()
-        ]
+        if key not in abstracts:  # folded once for all the session pages
+            abstracts[key] = [
+                fold(line.strip()) for line in session.abstract.splitlines() if line.strip()
+            ]
+        abstract_lines = abstracts[key]
         if not abstract_lines:
             continue
         score = sum(line in folded for line in abstract_lines) / len(abstract_lines)
@@ -629,13 +732,24 @@ def _apply_session_page(
     if best_key is not None and best_score >= 0.5:
         session = sessions[best_key]
         abstract_folded = {fold(line.strip()) for line in session.abstract.splitlines()}
-        extra = [line for line in content if fold(line) not in abstract_folded]
+        extra = [(fold(line), line) for line in content if fold(line) not in abstract_folded]
+        # The longest line for each start, one table per length of start (at most _BIO_STEM
+        # of them): a bio costs a look-up, not a pass over the page.
+        longest: dict[int, dict[str, str]] = {}
         for link in session.speakers:
             speaker = speakers[link.speaker_key]
-            stem = fold(speaker.bio.removesuffix("...").removesuffix("…"))[:60]
-            for bio in extra:
-                if stem and fold(bio).startswith(stem) and len(bio) > len(speaker.bio):
-                    speakers[link.speaker_key] = replace(speaker, bio=bio)
+            stem = fold(speaker.bio.removesuffix("...").removesuffix("…"))[:_BIO_STEM]
+            if not stem:
+                continue
+            if len(stem) not in longest:
+                table = longest[len(stem)] = {}
+                for folded_line, line in extra:
+                    start = folded_line[: len(stem)]
+                    if len(line) > len(table.get(start, "")):
+                        table[start] = line
+            bio = longest[len(stem)].get(stem, "")
+            if len(bio) > len(speaker.bio):
+                speakers[link.speaker_key] = replace(speaker, bio=bio)
         notes.append(f"{page.source}: session page matched {session.title!r}")
         return
     text = "\n\n".join(content)  # each line of a session page is a paragraph

@@ -14,8 +14,10 @@ The output depends on the arguments only, byte for byte.
 
 Reading: the same rules as the iCalendar reader (`confsched.interchange.ical_reader`), for
 what this writer produces and what other xCal writers commonly do: <date-time> in UTC, with a
-tzid parameter or floating, <date> for all-day events, <duration>, several <text> in
-<categories>. The XML is parsed with defusedxml: no entity expansion, no external DTD.
+tzid parameter (an IANA name) or floating, <date> for all-day events, <duration>, several
+<text> in <categories>, <attendee> with a cn parameter as a speaker. The XML goes through
+`documents.read_xml` (defusedxml: no entity expansion, no external DTD; an unknown declared
+encoding is refused).
 """
 
 from __future__ import annotations
@@ -24,17 +26,18 @@ import re
 import xml.etree.ElementTree as ET  # noqa: S405 - writes only; reading goes through defusedxml
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from typing import cast
 from urllib.parse import quote, urlsplit
 
-import defusedxml
-import defusedxml.ElementTree as SafeET
 from icalendar import vDuration
 
 from confsched.core.errors import ParseError
+from confsched.interchange.documents import read_xml
 from confsched.interchange.ical import FALLBACK_DTSTAMP, PRODID, calendar_description
 from confsched.interchange.ical_reader import (
     EventFields,
     TimeValue,
+    attendee_speaker,
     build_programme,
     describe_event,
 )
@@ -183,20 +186,9 @@ def parse(
     location: str = "",
 ) -> Programme:
     """Read an xCal document by the iCalendar reader's rules; refuses what is not xCal."""
-    try:
-        root = SafeET.fromstring(data)
-    except ET.ParseError as exc:
-        line, column = exc.position
-        problem = re.sub(r": line \d+, column \d+$", "", str(exc))
-        raise ParseError(
-            f"not well-formed XML: {problem} (column {column + 1})", source=source, line=line
-        ) from exc
-    except defusedxml.DefusedXmlException as exc:
-        raise ParseError(
-            f"the XML declares entities or external references ({exc}); xCal needs none and "
-            "confsched does not expand them",
-            source=source,
-        ) from exc
+    # Text is parsed as text (expat then ignores the declared encoding, as it should): read_xml
+    # is annotated for bytes, but defusedxml takes both.
+    root = read_xml(cast("bytes", data), source=source, what="xCal")
     if root.tag != f"{_NS}icalendar":
         raise ParseError(
             f"not xCal: the root element is <{_local(root.tag)}>"
@@ -244,15 +236,27 @@ def _event_fields(vevent: ET.Element, *, source: str) -> EventFields:
         status=_value(properties, "status").strip().upper(),
         url=_value(properties, "url").strip(),
         repeats=bool(_properties(properties, "rrule") or _properties(properties, "rdate")),
+        attendees=[
+            name
+            for prop in _properties(properties, "attendee")
+            if (
+                name := attendee_speaker(
+                    name=_parameter(prop, "cn"),
+                    role=_parameter(prop, "role"),
+                    cutype=_parameter(prop, "cutype"),
+                )
+            )
+        ],
     )
     fields.start = _time_value(properties, "dtstart", who=who, source=source)
     fields.end = _time_value(properties, "dtend", who=who, source=source)
     if (written := _value(properties, "duration").strip()) and fields.end is None:
+        fields.duration_text = f"<duration>{written}</duration>"
         try:
             fields.duration = vDuration.from_ical(written)
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:  # the library refuses "impractical" lengths
             raise ParseError(
-                f"{who}: <duration>{written}</duration> cannot be read; expected a duration "
+                f"{who}: {fields.duration_text} cannot be read; expected a duration "
                 "such as PT45M or PT1H30M",
                 source=source,
             ) from exc
@@ -266,9 +270,7 @@ def _time_value(
     if not found:
         return None
     prop = found[0]
-    tzid = ""
-    for parameter in prop.findall(f"{_NS}parameters/{_NS}tzid"):
-        tzid = "".join(parameter.itertext()).strip()
+    tzid = _parameter(prop, "tzid")
     value = next((child for child in prop if _local(child.tag) != "parameters"), None)
     written = (value.text or "").strip() if value is not None else ""
     kind = _local(value.tag) if value is not None else ""
@@ -294,6 +296,12 @@ def _build(kind: type[date] | type[datetime], parts: tuple[str, ...]) -> date | 
         return kind(*(int(part) for part in parts))  # type: ignore[arg-type]  # year, month, …
     except ValueError:  # 2026-02-30, 25:00
         return None
+
+
+def _parameter(prop: ET.Element, name: str) -> str:
+    """The text of a property's parameter (the last, if given twice), "" without it."""
+    found = prop.findall(f"{_NS}parameters/{_NS}{name}")
+    return "".join(found[-1].itertext()).strip() if found else ""
 
 
 def _properties(properties: ET.Element | None, name: str) -> list[ET.Element]:
