@@ -21,9 +21,18 @@ def zone_names() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+# Names the tz database lists that are no place: "localtime" is whatever this server runs in,
+# "Factory" a placeholder; "posix/" and "right/" are copies under other rules.
+_NOT_PLACES = frozenset({"localtime", "Factory"})
+
+
 @lru_cache(maxsize=1)
 def _known_zones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    return frozenset(
+        name
+        for name in zoneinfo.available_timezones()
+        if name not in _NOT_PLACES and not name.startswith(("posix/", "right/"))
+    )
 
 
 # Longer than any IANA name (the longest is 32 characters); keeps messages short too.

@@ -48,7 +48,7 @@ def read_json(data: bytes, *, source: str, what: str) -> Any:
 _POSITION = re.compile(r": line \d+, column \d+$")
 
 
-def read_xml(data: bytes, *, source: str, what: str) -> Element:
+def read_xml(data: bytes | str, *, source: str, what: str) -> Element:
     """The root element of the XML in `data`; no entities expanded, no external references."""
     try:
         return fromstring(data)
@@ -59,13 +59,19 @@ def read_xml(data: bytes, *, source: str, what: str) -> Element:
             f"not well-formed XML: {problem} (column {column + 1})", source=source, line=line
         ) from exc
     except defusedxml.DefusedXmlException as exc:
+        name = getattr(exc, "name", None)
+        declared = f"an entity ({name!r})" if name else "entities or external references"
         raise ParseError(
-            f"the XML declares entities or external references ({exc}); {what} needs none and "
-            "confsched does not expand them",
+            f"the XML declares {declared}; {what} needs none and confsched does not expand them",
             source=source,
         ) from exc
     except LookupError as exc:
         # An XML declaration naming an encoding Python does not know: encoding="x-klingon".
-        raise ParseError(f"the XML declares an unknown encoding: {exc}", source=source) from exc
+        name = str(exc).removeprefix("unknown encoding: ")[:64]
+        raise ParseError(
+            f"the XML declares the encoding {name!r}, which confsched does not know; save the "
+            "file as UTF-8",
+            source=source,
+        ) from exc
     except (ValueError, RecursionError) as exc:
         raise ParseError(f"not well-formed XML: {exc}", source=source) from exc

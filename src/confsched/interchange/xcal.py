@@ -26,7 +26,6 @@ import re
 import xml.etree.ElementTree as ET  # noqa: S405 - writes only; reading goes through defusedxml
 from collections.abc import Callable
 from datetime import UTC, date, datetime
-from typing import cast
 from urllib.parse import quote, urlsplit
 
 from icalendar import vDuration
@@ -188,7 +187,7 @@ def parse(
     """Read an xCal document by the iCalendar reader's rules; refuses what is not xCal."""
     # Text is parsed as text (expat then ignores the declared encoding, as it should): read_xml
     # is annotated for bytes, but defusedxml takes both.
-    root = read_xml(cast("bytes", data), source=source, what="xCal")
+    root = read_xml(data, source=source, what="xCal")
     if root.tag != f"{_NS}icalendar":
         raise ParseError(
             f"not xCal: the root element is <{_local(root.tag)}>"
