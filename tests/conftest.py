@@ -25,7 +25,10 @@ def _empty_cache() -> None:
     """Cached fragments never leak from one test into another."""
     from django.core.cache import cache
 
+    from confsched.web.stencils import forget_local_stencils
+
     cache.clear()
+    forget_local_stencils()
 
 
 @pytest.fixture(scope="session")

@@ -61,6 +61,8 @@ MIDDLEWARE = [
     # Before anything reads the body (CSRF reads POST): an oversized one is refused unread.
     "confsched.web.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses what the middleware below made (ConditionalGet's ETags are of plain bodies).
+    "confsched.web.compression.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # ETag on every GET and 304 for If-None-Match: phones re-checking a page pay no body.
@@ -239,3 +241,7 @@ CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")
 # URL imports fetch only from public addresses unless the organizer allows their own network
 # (loopback, private, link-local); `confsched import --allow-private-hosts` does it per import.
 CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")
+
+# Schedule pages are built once per schedule version, address and zone and filled in per
+# request (web/stencils.py); off renders every request from scratch (tests compare the two).
+CONFSCHED_PAGE_STENCILS = _flag("CONFSCHED_PAGE_STENCILS", True)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date, datetime, time
 from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from confsched.core.timezones import describe_zone
@@ -20,6 +25,7 @@ from confsched.programme.models import Event
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
+from confsched.web.stencils import Markers, Stencil, stencil_for
 from confsched.web.structured_data import session_json_ld
 from confsched.web.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
@@ -92,8 +98,58 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
+    """The list or the grid: the page for this address and zone, built once per schedule
+    version (see stencils), with this request's CSRF token, account corner and stars."""
     event = _event(slug)
     viewer = viewer_zone(request, event)
+    is_fragment = bool(request.htmx and request.htmx.target == "results")
+    starred = stars.starred_ids(request, event)
+    if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which stencils must equal
+        return _schedule_page(
+            request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred
+        )[0]
+    address = request.build_absolute_uri()
+    key = "page:" + hashlib.sha256(
+        "\n".join(
+            (str(event.pk), event.updated_at.isoformat(), layout, viewer.zone.key,
+             "fragment" if is_fragment else "page", address)
+        ).encode()
+    ).hexdigest()  # fmt: skip
+    stencil = stencil_for(
+        key,
+        lambda: _schedule_stencil(request, event, viewer, layout=layout, is_fragment=is_fragment),
+    )
+    token = get_token(request)
+    # The same page for this person until the schedule, their stars or their CSRF secret
+    # change: a phone re-checking it gets a bare 304. Weak: each body masks the token anew.
+    person = str(request.user.pk) if request.user.is_authenticated else "-"
+    secret = request.META.get("CSRF_COOKIE", "")
+    etag = hashlib.sha256(f"{key}:{person}:{secret}:{sorted(starred)}".encode()).hexdigest()[:32]
+    response = get_conditional_response(request, etag=f'W/"{etag}"')
+    if response is None:
+        body = stencil.fill(
+            values={"csrf": token.encode(), "account": _account_html(request, token).encode()},
+            starred=starred,
+        )
+        response = HttpResponse(body, status=stencil.status)
+    response["ETag"] = f'W/"{etag}"'
+    response["Vary"] = "Cookie, HX-Request"
+    patch_cache_control(response, private=True, no_cache=True)
+    return remember_zone(response, viewer)
+
+
+def _account_html(request: HttpRequest, token: str) -> str:
+    return render_to_string(
+        "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
+    )
+
+
+def _schedule_page(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
+    starred: set[int] | None = None, markers: Markers | None = None,
+) -> tuple[HttpResponse, list]:  # fmt: skip
+    """The schedule page and its sessions: for this person (`starred`), or, with `markers`,
+    with a marker wherever a person's page differs."""
     filters = parse_filters(dict(request.GET.lists()))
     sessions = queries.published_sessions(event)
     options = _facet_options(sessions, viewer, chosen_dates=filters.date)
@@ -104,9 +160,6 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
         result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
     )
     attach_star_urls(result.sessions, event=event)
-    starred = stars.starred_ids(request, event)
-    for session in result.sessions:
-        session.is_starred = session.pk in starred
     context = {
         "layout": layout,
         "filters": filters,
@@ -119,10 +172,42 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
         "calendar_query": _calendar_query(request, viewer),
         "nav": layout,
     }
-    template = "confsched/schedule.html"
-    if request.htmx and request.htmx.target == "results":
-        template = "confsched/_results.html"
-    return _page(request, template, event=event, viewer=viewer, **context)
+    star = get_template("confsched/_star.html")
+    for session in result.sessions:
+        if markers:
+            session.star_html = mark_safe(markers.mark("star", session.pk))  # noqa: S308 - marker
+        else:
+            session.star_html = star.render(
+                {"session": session, "is_starred": session.pk in (starred or ())}, request
+            )
+    if markers:
+        context["csrf_token"] = markers.mark("csrf")
+        context["account_html"] = mark_safe(markers.mark("account"))  # noqa: S308 - marker
+    template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
+    return _page(request, template, event=event, viewer=viewer, **context), result.sessions
+
+
+def _schedule_stencil(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool
+) -> Stencil:
+    """The schedule page rendered with markers where each request differs, cut at them."""
+    markers = Markers()
+    page, sessions = _schedule_page(
+        request, event, viewer, layout=layout, is_fragment=is_fragment, markers=markers
+    )
+    star = get_template("confsched/_star.html")
+    shared = {"request": request, "csrf_token": markers.mark("csrf")}
+    return Stencil(
+        markers.cut(page.content.decode()),
+        stars={
+            session.pk: (
+                markers.cut(star.render({**shared, "session": session, "is_starred": False})),
+                markers.cut(star.render({**shared, "session": session, "is_starred": True})),
+            )
+            for session in sessions
+        },
+        status=page.status_code,
+    )
 
 
 def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:

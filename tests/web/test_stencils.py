@@ -1,0 +1,132 @@
+"""Schedule pages built once and filled per request are the pages a fresh render gives.
+
+Every sampled view is asked for with stencils off (each request renders from scratch, the way
+the page was always made) and on (built once, then filled in), for a visitor with stars in
+their browser session and for a signed-in attendee with stars; only the CSRF token, masked
+anew for every response, may differ. Changes to the programme and to stars show on the very
+next request.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from confsched.agenda.models import AgendaItem
+from confsched.programme.models import Session
+from confsched.programme.services import load_programme
+from confsched.web.stencils import Hole, Markers, Stencil
+from tests.conftest import DEMO_SLUG
+
+pytestmark = pytest.mark.django_db
+
+BASE = f"/{DEMO_SLUG}/"
+TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
+HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
+VIEWS = [
+    "",
+    "grid/",
+    "?track=training-systems&level=intermediate",
+    "?q=torch&room=founders-cafe",
+    "?tz=America/New_York",
+    "grid/?tz=Asia/Tokyo&date=2026-04-07",
+    "?q=nothing-matches-this",
+]
+TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+"')
+
+
+def _page(client: Client, path: str, **headers: str) -> tuple[int, str]:
+    response = client.get(BASE + path, headers=headers)
+    return response.status_code, TOKEN.sub(r'\1…"', response.content.decode())
+
+
+def _visitor_with_stars() -> Client:
+    client = Client()
+    for key in (TORCHJD, HELION):
+        client.post(f"{BASE}sessions/{key}/star", {"starred": "1", "next": BASE})
+    return client
+
+
+def _attendee_with_stars() -> Client:
+    user = User.objects.create_user("ada", "ada@example.org", "correct horse battery 42")
+    for session in Session.objects.filter(key__in=[TORCHJD, HELION]):
+        AgendaItem.objects.create(user=user, session=session)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("who", ["visitor", "attendee"])
+@pytest.mark.parametrize("path", VIEWS)
+def test_a_stenciled_page_is_the_page_a_fresh_render_gives(
+    demo_event, settings, who: str, path: str
+) -> None:
+    client = _visitor_with_stars() if who == "visitor" else _attendee_with_stars()
+    settings.CONFSCHED_PAGE_STENCILS = False
+    fresh = _page(client, path)
+    htmx_fresh = _page(client, path, HX_Request="true", HX_Target="results")
+    settings.CONFSCHED_PAGE_STENCILS = True
+    built, again = _page(client, path), _page(client, path)
+    htmx = _page(client, path, HX_Request="true", HX_Target="results")
+    assert fresh[0] == 200
+    assert (built, again, htmx) == (fresh, fresh, htmx_fresh)
+    starred = fresh[1].count('aria-pressed="true"')
+    assert starred == (2 if path in ("", "grid/") else starred)
+
+
+def test_a_change_to_the_programme_shows_on_the_next_request(
+    client: Client, demo_event, demo_programme
+) -> None:
+    assert "TorchJD" in client.get(BASE).content.decode()
+    sessions = [
+        replace(s, title="Jacobians, renamed") if s.key == TORCHJD else s
+        for s in demo_programme.sessions
+    ]
+    load_programme(demo_event, replace(demo_programme, sessions=sessions))
+    html = client.get(BASE).content.decode()
+    assert ("Jacobians, renamed" in html, "TorchJD: Jacobian" in html) == (True, False)
+
+
+def test_a_star_shows_on_the_next_request_and_changes_the_etag(client: Client, demo_event) -> None:
+    first = client.get(BASE)
+    assert first.content.decode().count('aria-pressed="true"') == 0
+    client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1", "next": BASE})
+    second = client.get(BASE, headers={"If-None-Match": first["ETag"]})
+    assert (second.status_code, second.content.decode().count('aria-pressed="true"')) == (200, 1)
+    third = client.get(BASE, headers={"If-None-Match": second["ETag"]})
+    assert (third.status_code, third.content) == (304, b"")
+
+
+def test_another_person_never_gets_someone_elses_page(client: Client, demo_event) -> None:
+    attendee = _attendee_with_stars()
+    mine = attendee.get(BASE)
+    theirs = client.get(BASE, headers={"If-None-Match": mine["ETag"]})
+    html = theirs.content.decode()
+    who = '<span class="who">ada</span>'
+    assert who in mine.content.decode()
+    assert (theirs.status_code, html.count('aria-pressed="true"'), who in html) == (200, 0, False)
+    assert mine["Cache-Control"] == "private, no-cache"
+
+
+def test_a_stencil_fills_holes_and_stars_in_place() -> None:
+    markers = Markers()
+    page = f"<p>{markers.mark('account')}</p>{markers.mark('star', 7)}|{markers.mark('star', 9)}"
+    plain = f"<b>☆{markers.mark('csrf')}</b>"
+    filled = f"<b>★{markers.mark('csrf')}</b>"
+    stencil = Stencil(
+        markers.cut(page),
+        stars={pk: (markers.cut(plain), markers.cut(filled)) for pk in (7, 9)},
+    )
+    values = {"csrf": b"T", "account": b"me"}
+    assert stencil.fill(values=values, starred=set()).decode() == "<p>me</p><b>☆T</b>|<b>☆T</b>"
+    assert stencil.fill(values=values, starred={9, 7}).decode() == "<p>me</p><b>★T</b>|<b>★T</b>"
+    assert stencil.fill(values=values, starred={9, 3}).decode() == "<p>me</p><b>☆T</b>|<b>★T</b>"
+    assert markers.cut(f"a{markers.mark('csrf')}") == ["a", Hole("csrf")]
+
+
+def test_markers_are_new_for_every_rendering() -> None:
+    assert Markers().mark("csrf") != Markers().mark("csrf")
