@@ -82,3 +82,42 @@ def test_the_schedule_page_is_sent_gzipped(client: Client, demo_event) -> None:
     response = client.get(BASE, headers={"Accept-Encoding": "gzip"})
     assert response["Content-Encoding"] == "gzip"
     assert gzip.decompress(response.content).count(b"<article") == plain.count(b"<article") == 28
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("extension", ["xml", "json", "xcal", "csv"])
+def test_an_export_is_rendered_once_per_version_and_sent_as_brotli(
+    client: Client, demo_event, monkeypatch, extension: str
+) -> None:  # noqa: ANN001
+    from confsched.web import views_exports
+
+    calls = []
+    real = views_exports.render_export
+    monkeypatch.setattr(
+        views_exports, "render_export", lambda *a, **k: calls.append(a) or real(*a, **k)
+    )
+    plain = client.get(f"{BASE}schedule.{extension}").content
+    sent = client.get(f"{BASE}schedule.{extension}", headers={"Accept-Encoding": "br, gzip"})
+    zipped = client.get(f"{BASE}schedule.{extension}", headers={"Accept-Encoding": "gzip"})
+    assert (sent["Content-Encoding"], zipped["Content-Encoding"]) == ("br", "gzip")
+    assert brotli.decompress(sent.content) == gzip.decompress(zipped.content) == plain
+    assert len(calls) == 1
+    demo_event.save()  # a new version: rendered anew
+    client.get(f"{BASE}schedule.{extension}")
+    assert len(calls) == 2
+
+
+@pytest.mark.django_db
+def test_the_event_calendar_is_rendered_once_per_version(
+    client: Client, demo_event, monkeypatch
+) -> None:  # noqa: ANN001
+    from confsched.web import calendars
+
+    calls = []
+    real = calendars.render_ical
+    monkeypatch.setattr(calendars, "render_ical", lambda *a, **k: calls.append(a) or real(*a, **k))
+    first = client.get(f"{BASE}schedule.ics")
+    second = client.get(f"{BASE}schedule.ics", headers={"Accept-Encoding": "br"})
+    assert brotli.decompress(second.content) == first.content
+    assert first.content.count(b"BEGIN:VEVENT") == 28
+    assert len(calls) == 1

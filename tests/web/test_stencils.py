@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -35,6 +36,10 @@ VIEWS = [
     "?tz=America/New_York",
     "grid/?tz=Asia/Tokyo&date=2026-04-07",
     "?q=nothing-matches-this",
+    f"sessions/{TORCHJD}/",
+    f"sessions/{HELION}/?tz=Europe/London",
+    "speakers/",
+    "speakers/valerian-rey/",
 ]
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+"')
 
@@ -74,8 +79,10 @@ def test_a_stenciled_page_is_the_page_a_fresh_render_gives(
     htmx = _page(client, path, HX_Request="true", HX_Target="results")
     assert fresh[0] == 200
     assert (built, again, htmx) == (fresh, fresh, htmx_fresh)
-    starred = fresh[1].count('aria-pressed="true"')
-    assert starred == (2 if path in ("", "grid/") else starred)
+    starred = {"": 2, "grid/": 2, f"sessions/{TORCHJD}/": 1, "speakers/": 0}
+    assert fresh[1].count('aria-pressed="true"') == starred.get(
+        path, fresh[1].count('aria-pressed="true"')
+    )
 
 
 def test_a_change_to_the_programme_shows_on_the_next_request(
@@ -130,3 +137,28 @@ def test_a_stencil_fills_holes_and_stars_in_place() -> None:
 
 def test_markers_are_new_for_every_rendering() -> None:
     assert Markers().mark("csrf") != Markers().mark("csrf")
+
+
+def test_a_session_page_lists_the_next_sessions_of_its_track_and_links_to_all(
+    client: Client, demo_programme
+) -> None:
+    from confsched.programme.services import create_event
+
+    event = create_event(slug="track", name="Track", timezone="Europe/Paris")
+    talk = demo_programme.sessions[0]
+    sessions = [
+        replace(
+            talk, key=f"t{i:02}", title=f"Talk {i:02}", track="Compilers",
+            starts_at=talk.starts_at + timedelta(minutes=30 * i),
+            ends_at=talk.starts_at + timedelta(minutes=30 * i + 25),
+        )
+        for i in range(20)
+    ]  # fmt: skip
+    load_programme(event, replace(demo_programme, sessions=sessions))
+    html = client.get("/track/sessions/t10/").content.decode()
+    related = html[html.index('id="related-heading"') :]
+    assert re.findall(r">Talk (\d\d)</a>", related) == ["11", "12", "13", "14", "15", "16"]
+    assert '<a href="/track/?track=compilers">All 20 sessions in Compilers</a>' in related
+    last = client.get("/track/sessions/t18/").content.decode()
+    tail = last[last.index('id="related-heading"') :]
+    assert re.findall(r">Talk (\d\d)</a>", tail) == ["13", "14", "15", "16", "17", "19"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from confsched.programme.models import (
     Change,
@@ -58,16 +58,25 @@ def session_for_key(event: Event, key: str) -> Session | None:
     return _attach(_with_speaker_events(rows, event), event)[0] if rows else None
 
 
-def sessions_in_track(session: Session) -> list[Session]:
-    """The other published sessions of the session's track, in time order."""
+def sessions_in_track(session: Session, *, limit: int) -> tuple[list[Session], int]:
+    """Up to `limit` other published sessions of the session's track, those starting next
+    first (then the ones before it, the latest first), and how many there are in all."""
     if session.track_id is None:
-        return []
-    rows = _with_details(
+        return [], 0
+    others = (
         Session.objects.filter(event_id=session.event_id, track_id=session.track_id)
         .published()
         .exclude(pk=session.pk)
-    ).order_by("starts_at", "title")
-    return _attach(list(rows), session.event)
+    )
+    after = others.filter(
+        Q(starts_at__gt=session.starts_at) | Q(starts_at=session.starts_at, title__gt=session.title)
+    )
+    rows = list(_with_details(after).order_by("starts_at", "title")[:limit])
+    if len(rows) < limit:
+        before = others.exclude(pk__in=[row.pk for row in rows]).order_by("-starts_at", "-title")
+        rows += reversed(list(_with_details(before)[: limit - len(rows)]))
+        rows.sort(key=lambda row: (row.starts_at, row.title))
+    return _attach(rows, session.event), others.count()
 
 
 def speakers_listed(event: Event) -> list[Speaker]:

@@ -16,6 +16,8 @@ from django.utils.cache import patch_cache_control
 from confsched.interchange.ical import render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
+from confsched.web.compression import Rendition
+from confsched.web.stencils import kept
 
 
 def event_etag(event: Event, *parts: object) -> str:
@@ -44,12 +46,20 @@ def calendar_response(
     """The .ics of `keys` (every session when None), or 304 when the client has it already."""
 
     def render() -> HttpResponse:
+        # The ETag names everything the calendar depends on; the host names its links.
+        key = f"ics:{etag}:{request.scheme}://{request.get_host()}"
+        rendition = kept(key, lambda: Rendition(build()))
+        response = rendition.response("text/calendar; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
+        return response
+
+    def build() -> bytes:
         programme = snapshot(event)
         chosen = [
             s for s in programme.sessions
             if s.starts_at and not s.needs_review and (keys is None or s.key in keys)
         ]  # fmt: skip
-        body = render_ical(
+        return render_ical(
             programme,
             sessions=chosen,
             uid_domain=event.uid_domain,
@@ -58,9 +68,6 @@ def calendar_response(
                 reverse("web:session", kwargs={"event": event.slug, "key": key})
             ),
         )
-        response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
-        response["Content-Disposition"] = f'inline; filename="{filename}"'
-        return response
 
     response = conditional_response(request, etag=etag, render=render)
     if is_private:

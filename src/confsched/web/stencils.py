@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from django.core.cache import cache
 
@@ -116,23 +117,27 @@ class Markers:
         return parts
 
 
-class _LocalStencils:
-    """A least-recently-used map of stencils, bounded by their size in characters."""
+class _Sized(Protocol):
+    size: int
+
+
+class _LocalCache:
+    """A least-recently-used map of stencils and renditions, bounded by their size in bytes."""
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        self._items: OrderedDict[str, Stencil] = OrderedDict()
+        self._items: OrderedDict[str, _Sized] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> Stencil | None:
+    def get(self, key: str) -> _Sized | None:
         with self._lock:
             stencil = self._items.get(key)
             if stencil is not None:
                 self._items.move_to_end(key)
             return stencil
 
-    def put(self, key: str, stencil: Stencil) -> None:
+    def put(self, key: str, stencil: _Sized) -> None:
         with self._lock:
             if key in self._items:
                 return
@@ -148,20 +153,29 @@ class _LocalStencils:
             self._size = 0
 
 
-_local = _LocalStencils(LOCAL_BYTES)
+_local = _LocalCache(LOCAL_BYTES)
+SizedT = TypeVar("SizedT", bound=_Sized)
+
+
+def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
+    """What is stored under `key` (here, then in the shared cache), else built and kept.
+
+    Keys name the schedule version they were built from, so nothing kept can be stale.
+    """
+    found = _local.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    found = cache.get(key)
+    if found is None:
+        found = build()
+        cache.set(key, found, STENCIL_TTL)
+    _local.put(key, found)
+    return found  # type: ignore[no-any-return]
 
 
 def stencil_for(key: str, build: Callable[[], Stencil]) -> Stencil:
-    """The stencil stored under `key` (here, then in the shared cache), else built and kept."""
-    stencil = _local.get(key)
-    if stencil is not None:
-        return stencil
-    stencil = cache.get(key)
-    if stencil is None:
-        stencil = build()
-        cache.set(key, stencil, STENCIL_TTL)
-    _local.put(key, stencil)
-    return stencil
+    """The stencil stored under `key`, else built and kept."""
+    return kept(key, build)
 
 
 def forget_local_stencils() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any
 
@@ -21,7 +22,7 @@ from confsched.core.timezones import describe_zone
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
-from confsched.programme.models import Event
+from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
@@ -97,28 +98,28 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "confsched/home.html", {"events": events})
 
 
-def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
-    """The list or the grid: the page for this address and zone, built once per schedule
-    version (see stencils), with this request's CSRF token, account corner and stars."""
-    event = _event(slug)
-    viewer = viewer_zone(request, event)
-    is_fragment = bool(request.htmx and request.htmx.target == "results")
+# Renders a page: for a person (markers None, their starred sessions given), or with markers
+# where people's pages differ; returns the page and the sessions that carry a star.
+PageRender = Callable[["Markers | None", set[int]], tuple[HttpResponse, list]]
+
+
+def _personal_page(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender
+) -> HttpResponse:
+    """A page that is the same for everyone but for the CSRF token, the account corner and
+    the stars: built once per schedule version, address and zone (see stencils), then filled
+    in for this request."""
     starred = stars.starred_ids(request, event)
     if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which stencils must equal
-        return _schedule_page(
-            request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred
-        )[0]
-    address = request.build_absolute_uri()
+        return remember_zone(render(None, starred)[0], viewer)
+    is_fragment = bool(request.htmx and request.htmx.target == "results")
     key = "page:" + hashlib.sha256(
         "\n".join(
-            (str(event.pk), event.updated_at.isoformat(), layout, viewer.zone.key,
-             "fragment" if is_fragment else "page", address)
+            (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key,
+             "fragment" if is_fragment else "page", request.build_absolute_uri())
         ).encode()
     ).hexdigest()  # fmt: skip
-    stencil = stencil_for(
-        key,
-        lambda: _schedule_stencil(request, event, viewer, layout=layout, is_fragment=is_fragment),
-    )
+    stencil = stencil_for(key, lambda: _stencil(request, render))
     token = get_token(request)
     # The same page for this person until the schedule, their stars or their CSRF secret
     # change: a phone re-checking it gets a bare 304. Weak: each body masks the token anew.
@@ -138,63 +139,10 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     return remember_zone(response, viewer)
 
 
-def _account_html(request: HttpRequest, token: str) -> str:
-    return render_to_string(
-        "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
-    )
-
-
-def _schedule_page(
-    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
-    starred: set[int] | None = None, markers: Markers | None = None,
-) -> tuple[HttpResponse, list]:  # fmt: skip
-    """The schedule page and its sessions: for this person (`starred`), or, with `markers`,
-    with a marker wherever a person's page differs."""
-    filters = parse_filters(dict(request.GET.lists()))
-    sessions = queries.published_sessions(event)
-    options = _facet_options(sessions, viewer, chosen_dates=filters.date)
-    known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
-    del known["date"]  # any day may be asked for; one without sessions shows none
-    result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
-    attach_cards(
-        result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
-    )
-    attach_star_urls(result.sessions, event=event)
-    context = {
-        "layout": layout,
-        "filters": filters,
-        "result": result,
-        "facets": _facets(options, result, filters),
-        "days": days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
-        "grid": grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
-        "total": len(sessions),
-        "share_url": request.build_absolute_uri(),
-        "calendar_query": _calendar_query(request, viewer),
-        "nav": layout,
-    }
-    star = get_template("confsched/_star.html")
-    for session in result.sessions:
-        if markers:
-            session.star_html = mark_safe(markers.mark("star", session.pk))  # noqa: S308 - marker
-        else:
-            session.star_html = star.render(
-                {"session": session, "is_starred": session.pk in (starred or ())}, request
-            )
-    if markers:
-        context["csrf_token"] = markers.mark("csrf")
-        context["account_html"] = mark_safe(markers.mark("account"))  # noqa: S308 - marker
-    template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
-    return _page(request, template, event=event, viewer=viewer, **context), result.sessions
-
-
-def _schedule_stencil(
-    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool
-) -> Stencil:
-    """The schedule page rendered with markers where each request differs, cut at them."""
+def _stencil(request: HttpRequest, render: PageRender) -> Stencil:
+    """The page rendered with markers where each request differs, cut at them."""
     markers = Markers()
-    page, sessions = _schedule_page(
-        request, event, viewer, layout=layout, is_fragment=is_fragment, markers=markers
-    )
+    page, sessions = render(markers, set())
     star = get_template("confsched/_star.html")
     shared = {"request": request, "csrf_token": markers.mark("csrf")}
     return Stencil(
@@ -208,6 +156,75 @@ def _schedule_stencil(
         },
         status=page.status_code,
     )
+
+
+def _star_html(
+    request: HttpRequest, session: Session, *, markers: Markers | None, starred: set[int]
+) -> str:
+    """A session's star: a marker in a stencil, else the form in this person's state."""
+    if markers:
+        return mark_safe(markers.mark("star", session.pk))  # noqa: S308 - our marker
+    return get_template("confsched/_star.html").render(
+        {"session": session, "is_starred": session.pk in starred}, request
+    )
+
+
+def _marked(markers: Markers | None) -> dict[str, Any]:
+    """Context that puts markers where a stencil's holes go (nothing without markers)."""
+    if markers is None:
+        return {}
+    return {
+        "csrf_token": markers.mark("csrf"),
+        "account_html": mark_safe(markers.mark("account")),  # noqa: S308 - our marker
+    }
+
+
+def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
+    """The list or the grid."""
+    event = _event(slug)
+    viewer = viewer_zone(request, event)
+    is_fragment = bool(request.htmx and request.htmx.target == "results")
+    return _personal_page(
+        request, event, viewer, name=layout,
+        render=lambda markers, starred: _schedule_page(
+            request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred,
+            markers=markers,
+        ),
+    )  # fmt: skip
+
+
+def _account_html(request: HttpRequest, token: str) -> str:
+    return render_to_string(
+        "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
+    )
+
+
+def _schedule_page(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
+    starred: set[int], markers: Markers | None,
+) -> tuple[HttpResponse, list]:  # fmt: skip
+    filters = parse_filters(dict(request.GET.lists()))
+    sessions = queries.published_sessions(event)
+    options = _facet_options(sessions, viewer, chosen_dates=filters.date)
+    known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
+    del known["date"]  # any day may be asked for; one without sessions shows none
+    result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
+    attach_cards(
+        result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
+    )
+    attach_star_urls(result.sessions, event=event)
+    for session in result.sessions:
+        session.star_html = _star_html(request, session, markers=markers, starred=starred)
+    template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
+    page = _page(
+        request, template, event=event, viewer=viewer, layout=layout, filters=filters,
+        result=result, facets=_facets(options, result, filters),
+        days=days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
+        grid=grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
+        total=len(sessions), share_url=request.build_absolute_uri(),
+        calendar_query=_calendar_query(request, viewer), nav=layout, **_marked(markers),
+    )  # fmt: skip
+    return page, result.sessions
 
 
 def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:
@@ -288,35 +305,46 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     session = queries.session_for_key(event_row, key)
     if session is None:
         raise Http404(f"No session {key!r}")
-    url = request.build_absolute_uri(session.get_absolute_url())
-    attach_star_urls([session], event=event_row)
-    return _page(
-        request,
-        "confsched/session.html",
-        event=event_row,
-        moment=session.starts_at,
-        session=session,
-        is_starred=session.pk in stars.starred_ids(request, event_row),
-        same_track=queries.sessions_in_track(session),
-        json_ld=session_json_ld(session, event=event_row, url=url),
-    )
+    viewer = viewer_zone(request, event_row)
+
+    def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
+        url = request.build_absolute_uri(session.get_absolute_url())
+        attach_star_urls([session], event=event_row)
+        nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
+        page = _page(
+            request, "confsched/session.html", event=event_row, viewer=viewer,
+            moment=session.starts_at, session=session,
+            star_html=_star_html(request, session, markers=markers, starred=starred),
+            same_track=nearby, same_track_total=track_total,
+            json_ld=session_json_ld(session, event=event_row, url=url), **_marked(markers),
+        )  # fmt: skip
+        return page, [session]
+
+    return _personal_page(request, event_row, viewer, name=f"session:{key}", render=render)
+
+
+# A session page lists the track's next sessions and links to the whole track.
+SAME_TRACK_SHOWN = 6
 
 
 @require_GET
 def speakers(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
-    people = queries.speakers_listed(event_row)
-    letters: dict[str, list] = {}
-    for person in people:
-        letters.setdefault(person.name[:1].upper(), []).append(person)
-    return _page(
-        request,
-        "confsched/speakers.html",
-        event=event_row,
-        letters=sorted(letters.items()),
-        nav="speakers",
-        speaker_count=len(people),
-    )
+    viewer = viewer_zone(request, event_row)
+
+    def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
+        people = queries.speakers_listed(event_row)
+        letters: dict[str, list] = {}
+        for person in people:
+            letters.setdefault(person.name[:1].upper(), []).append(person)
+        page = _page(
+            request, "confsched/speakers.html", event=event_row, viewer=viewer,
+            letters=sorted(letters.items()), nav="speakers", speaker_count=len(people),
+            **_marked(markers),
+        )  # fmt: skip
+        return page, []
+
+    return _personal_page(request, event_row, viewer, name="speakers", render=render)
 
 
 @require_GET
@@ -325,15 +353,18 @@ def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     person = queries.speaker_for_key(event_row, key)
     if person is None:
         raise Http404(f"No speaker {key!r}")
-    return _page(
-        request,
-        "confsched/speaker.html",
-        event=event_row,
-        speaker=person,
-        nav="speakers",
-        sessions=queries.sessions_of_speaker(person),
-        schedule_url=reverse("web:schedule", kwargs={"event": event_row.slug}),
-    )
+    viewer = viewer_zone(request, event_row)
+
+    def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
+        page = _page(
+            request, "confsched/speaker.html", event=event_row, viewer=viewer, speaker=person,
+            nav="speakers", sessions=queries.sessions_of_speaker(person),
+            schedule_url=reverse("web:schedule", kwargs={"event": event_row.slug}),
+            **_marked(markers),
+        )  # fmt: skip
+        return page, []
+
+    return _personal_page(request, event_row, viewer, name=f"speaker:{key}", render=render)
 
 
 @require_GET

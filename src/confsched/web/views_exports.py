@@ -10,6 +10,8 @@ from django.views.decorators.http import require_GET
 from confsched.interchange.formats import WRITERS
 from confsched.programme.services import render_export
 from confsched.web.calendars import conditional_response, event_etag
+from confsched.web.compression import Rendition
+from confsched.web.stencils import kept
 from confsched.web.views import _event
 
 
@@ -25,16 +27,20 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
     # page keeps a deployment's path prefix (SCRIPT_NAME) in every link.
     site = request.build_absolute_uri(reverse("web:home"))
 
+    etag = event_etag(event_row, "export", extension)
+
     def render() -> HttpResponse:
-        body = render_export(event_row, extension, base_url=site)
-        response = HttpResponse(body, content_type=writer.content_type)
+        # Rendered and compressed once per schedule version and site address.
+        rendition = kept(
+            f"export:{etag}:{site}",
+            lambda: Rendition(render_export(event_row, extension, base_url=site)),
+        )
+        response = rendition.response(writer.content_type)
         if extension == "csv":
             response["Content-Disposition"] = f'attachment; filename="{event_row.slug}.csv"'
         return response
 
-    response = conditional_response(
-        request, etag=event_etag(event_row, "export", extension), render=render
-    )
+    response = conditional_response(request, etag=etag, render=render)
     response["Access-Control-Allow-Origin"] = "*"  # phone apps and other sites read these
     patch_cache_control(response, public=True, max_age=60)
     return response
