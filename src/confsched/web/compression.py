@@ -3,8 +3,9 @@
 A schedule page of 1,000 sessions is 1.4 MB of HTML and about 60 KB gzipped; on conference
 Wi-Fi that is the difference that matters. Pages are compressed per request with ISA-L's gzip
 (a millisecond for a megabyte, where zlib's default level takes eight). Bodies that are the same
-for everyone and cached (exports, feeds) carry `precompressed` bodies, made once per schedule
-version, and may be sent as brotli too.
+for everyone and cached (exports, feeds) carry a `precompressed` body, made once per schedule
+version. Brotli is left out on purpose: installed, it also makes WhiteNoise compress every
+static file at brotli's slowest level whenever `serve` collects them.
 
 BREACH: pages that carry a CSRF token are safe as Django masks the token anew for every
 response; every gzip body also carries 1-100 random bytes in its header's file name field
@@ -18,7 +19,6 @@ import struct
 import zlib
 from collections.abc import Callable
 
-import brotli
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.regex_helper import _lazy_re_compile
@@ -75,9 +75,7 @@ class CompressionMiddleware:
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
         accepted = accepted_encodings(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-        if "br" in accepted and "br" in precompressed:
-            coding, body = "br", precompressed["br"]
-        elif "gzip" in accepted or "*" in accepted:
+        if "gzip" in accepted or "*" in accepted:
             coding, body = "gzip", precompressed.get("gzip") or gzip_bytes(response.content)
         else:
             return response
@@ -93,17 +91,14 @@ class CompressionMiddleware:
 
 class Rendition:
     """A body that is the same for everyone until the schedule changes (an export, a feed),
-    with its gzip and brotli forms made once."""
+    with its gzip form made once, at ISA-L's best level."""
 
     def __init__(self, body: bytes) -> None:
         self.body = body
-        # Made once and served many times: ISA-L's best gzip, brotli at a mid quality (a
-        # 10 MB export in well under a second).
         self.gzip = gzip_bytes(body, level=3)
-        self.brotli = brotli.compress(body, quality=5)
-        self.size = len(body) + len(self.gzip) + len(self.brotli)
+        self.size = len(body) + len(self.gzip)
 
     def response(self, content_type: str) -> HttpResponse:
         response = HttpResponse(self.body, content_type=content_type)
-        response.precompressed = {"gzip": self.gzip, "br": self.brotli}  # type: ignore[attr-defined]
+        response.precompressed = {"gzip": self.gzip}  # type: ignore[attr-defined]
         return response
