@@ -57,6 +57,13 @@ bench: install
 	$(BIN)/python bench/list_page.py
 	$(BIN)/python bench/import_1000.py
 
+# Every importer fed 10,000 mutated real files (../shared/formats/samples, the demo, our own
+# exports); prints parsed/refused/crashed/slow per importer and keeps a minimal example of each
+# crash class in var/fuzz-crashes. FUZZ_ARGS="--inputs 1000 --seed 7" for a shorter or other run.
+fuzz: install
+	$(BIN)/python scripts/fuzz_importers.py --inputs 10000 --seed 0 --workers 2 \
+		--examples var/fuzz-crashes $(FUZZ_ARGS)
+
 # The load benchmark drives `confsched serve` with wrk (Debian's package) on SQLite and PostgreSQL.
 wrk:
 	@if ! command -v wrk >/dev/null; then \

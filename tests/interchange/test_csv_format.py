@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import io
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -485,12 +486,101 @@ def test_refuses_naive_times_without_a_zone() -> None:
 
 def test_refuses_unknown_zones() -> None:
     assert refusal("title,starts_at,timezone\nT,2026-04-07 10:00,Europe/Pari\n") == (
-        "sessions.csv, line 2: timezone 'Europe/Pari' is not an IANA time zone (e.g. Europe/Paris)"
+        "sessions.csv, line 2: timezone: unknown time zone 'Europe/Pari': give an IANA name "
+        "such as Europe/Paris"
     )
     assert refusal("title,starts_at\nT,2026-04-07 10:00\n", default_timezone="Mars/Olympus") == (
         "sessions.csv, line 2: starts_at '2026-04-07 10:00' has no UTC offset and the time zone "
-        "given, 'Mars/Olympus', is not an IANA time zone (e.g. Europe/Paris)"
+        "given cannot read it: unknown time zone 'Mars/Olympus': give an IANA name such as "
+        "Europe/Paris"
     )
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        ("Europe", "'Europe'"),
+        ("Etc", "'Etc'"),
+        ("A" * 300, "'" + "A" * 64 + "…'"),
+        ("a/" * 300 + "b", "'" + "a/" * 32 + "…'"),
+        ("../../etc/passwd", "'../../etc/passwd'"),
+        ("/etc/localtime", "'/etc/localtime'"),
+    ],
+)
+def test_refuses_zone_names_that_are_not_iana_zones(zone: str, shown: str) -> None:
+    """Folders, paths and absurd lengths never reach the file system (they used to crash)."""
+    message = f"unknown time zone {shown}: give an IANA name such as Europe/Paris"
+    assert refusal(f"title,starts_at,timezone\nT,2026-04-07 10:00,{zone}\n") == (
+        f"sessions.csv, line 2: timezone: {message}"
+    )
+    assert refusal("title,starts_at\nT,2026-04-07 10:00\n", default_timezone=zone) == (
+        "sessions.csv, line 2: starts_at '2026-04-07 10:00' has no UTC offset and the time zone "
+        f"given cannot read it: {message}"
+    )
+
+
+RANGE = "is out of range: a time must fall between 0001-01-02 and 9999-12-30 (UTC)"
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("T,0001-01-01 00:00,", f"starts_at '0001-01-01 00:00' {RANGE}"),
+        ("T,0001-01-01T00:00+23:59,", f"starts_at '0001-01-01T00:00+23:59' {RANGE}"),
+        ("T,9999-12-31T23:59-23:59,", f"starts_at '9999-12-31T23:59-23:59' {RANGE}"),
+        ("T,9999-12-30T00:00:01Z,", f"starts_at '9999-12-30T00:00:01Z' {RANGE}"),
+        ("T,2026-04-07 10:00,9999-12-31 10:00", f"ends_at '9999-12-31 10:00' {RANGE}"),
+    ],
+)
+def test_refuses_times_near_the_ends_of_the_calendar(row: str, message: str) -> None:
+    text = f"title,starts_at,ends_at\n{row}\n"
+    assert refusal(text, default_timezone="Europe/Paris") == f"sessions.csv, line 2: {message}"
+
+
+def test_times_at_the_ends_of_the_range_are_read() -> None:
+    programme = parse_text("title,starts_at,ends_at\nT,0001-01-02T00:00Z,9999-12-30T00:00Z\n")
+    session = programme.sessions[0]
+    assert (session.starts_at, session.ends_at) == (
+        datetime(1, 1, 2, tzinfo=UTC),
+        datetime(9999, 12, 30, tzinfo=UTC),
+    )
+    assert (programme.start_date, programme.end_date) == (date(1, 1, 2), date(1, 1, 2))
+
+
+AUDIT_OUTCOMES = {
+    "min_IsADirectoryError_interchange_csv_format.py_L317.csv": (
+        "line 2: timezone: unknown time zone 'Europe': give an IANA name such as Europe/Paris"
+    ),
+    "min_OSError_interchange_csv_format.py_L317.csv": (
+        "line 2: timezone: unknown time zone 'One of DebConf\u2019s recurring activities is the "
+        "Key Signing Party. \u2026': give an IANA name such as Europe/Paris"
+    ),
+    "min_OverflowError_interchange_csv_format.py_L353.csv": (
+        f"line 2: starts_at '0001-01-01T0:00' {RANGE}"
+    ),
+}
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", sorted(AUDIT_OUTCOMES))
+def test_audit_crash_inputs_are_refused_naming_the_line(shared_dir: Path, name: str) -> None:
+    path = shared_dir / "audit" / "importer-crashes" / "csv" / name
+    with pytest.raises(ParseError) as caught:
+        parse(path.read_bytes(), source=name, default_timezone="Europe/Paris")
+    assert str(caught.value) == f"{name}, {AUDIT_OUTCOMES[name]}"
+
+
+@pytest.mark.shared
+def test_audit_room_longer_than_its_column_is_read_here_and_fitted_before_the_database(
+    shared_dir: Path,
+) -> None:
+    """The CSV reader keeps the value; validate_programme fits it to the column (services)."""
+    path = shared_dir / "audit" / "importer-crashes" / "csv" / "load" / "repro_room_201_chars.csv"
+    programme = parse(path.read_bytes(), source=path.name, default_timezone="Europe/Paris")
+    assert [(session.title, session.room) for session in programme.sessions] == [
+        ("Talk", "R" * 201)
+    ]
+    assert programme.rooms == ["R" * 201]
 
 
 def test_refuses_slides_other_than_yes_or_no() -> None:

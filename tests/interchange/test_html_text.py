@@ -115,3 +115,11 @@ def test_thousands_of_unclosed_tags_are_text_read_in_one_pass() -> None:
     # The standard parser alone rescans from each "<" (10,000 of them took 7 s).
     assert html_to_text("<p>" + "<b " * 10_000 + "x</p>") == "<b " * 10_000 + "x"
     assert html_to_text("<p>a < b, 3<4 and <b>bold</b></p>") == "a < b, 3<4 and bold"
+
+
+def test_a_character_reference_with_thousands_of_digits_is_a_replacement_character() -> None:
+    assert (
+        html_to_text("<p>a &#" + "9" * 5000 + "; b &#x" + "f" * 40 + " c</p>")
+        == "a \ufffd b \ufffd c"
+    )
+    assert html_to_text("<p>&#233;&#x41;&#8364;</p>") == "éA€"

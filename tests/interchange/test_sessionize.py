@@ -15,6 +15,7 @@ from confsched.interchange.programme import Session, SessionSpeaker, Speaker
 from confsched.interchange.sessionize import (
     DESCRIPTION,
     FORMAT_NAME,
+    LIST_SHAPE_CARRIES,
     looks_like,
     parse,
     split_tag_line,
@@ -574,6 +575,12 @@ def test_naive_time_the_clocks_skip_moves_forward_with_a_warning() -> None:
 
 # --- refusals -------------------------------------------------------------------------------
 
+EXPECTED_SHAPES = (
+    "expected view/All (an object with 'sessions', 'speakers', 'categories' and 'rooms'), "
+    "view/Sessions (a list of groups with 'groupName' and 'sessions') or view/GridSmart (a "
+    "list of days with 'date', 'rooms' and 'timeSlots')"
+)
+
 
 def refusal(data: bytes, **kwargs: Any) -> str:
     with pytest.raises(ParseError) as caught:
@@ -588,42 +595,45 @@ def test_invalid_json_names_line_and_column() -> None:
     assert caught.value.line == 3
     assert str(caught.value) == (
         "all.json, line 3: not valid JSON: Expecting property name enclosed in double quotes "
-        "at column 14"
+        "(column 14)"
     )
 
 
 def test_invalid_json_after_a_bom_counts_columns_without_it() -> None:
     assert refusal(b"\xef\xbb\xbf{,}") == (
         "all.json, line 1: not valid JSON: Expecting property name enclosed in double quotes "
-        "at column 2"
+        "(column 2)"
     )
 
 
 def test_not_utf8() -> None:
     assert refusal(b'{"sessions": [],\n "x": "caf\xe9"}') == (
-        "all.json, line 2: not UTF-8 text (byte 27 cannot be decoded); a Sessionize export is UTF-8"
+        "all.json, line 2: not UTF-8 text (byte 27 cannot be decoded); a Sessionize export "
+        "must be UTF-8"
     )
 
 
 def test_top_level_list() -> None:
     assert refusal(b"[1, 2]") == (
-        "all.json: not a Sessionize export: the top level is a list; expected a Sessionize "
-        "view/All export: an object with 'sessions', 'speakers', 'categories' and 'rooms'"
+        "all.json: not a Sessionize export: the top level is a list of values starting with a "
+        f"number; {EXPECTED_SHAPES}"
+    )
+    assert refusal(dump([{"schedule": {}}])) == (
+        "all.json: not a Sessionize export: the top level is a list of objects with no "
+        f"'sessions', 'rooms' or 'timeSlots'; {EXPECTED_SHAPES}"
     )
 
 
-def test_view_sessions_export_is_named() -> None:
-    data = dump([{"groupId": None, "groupName": "All", "sessions": []}])
-    assert refusal(data) == (
-        "all.json: this is Sessionize's view/Sessions export (a list of session groups), which "
-        "has no rooms or speaker details; export view/All instead"
+def test_empty_list_is_refused_as_holding_no_sessions() -> None:
+    assert refusal(b"[]") == (
+        "all.json: the export is an empty list: it holds no sessions (Sessionize's "
+        "view/GridSmart stays [] until the schedule is published)"
     )
 
 
 def test_top_level_string() -> None:
     assert refusal(b'"sessions"') == (
-        "all.json: not a Sessionize export: the top level is a string; expected a Sessionize "
-        "view/All export: an object with 'sessions', 'speakers', 'categories' and 'rooms'"
+        f"all.json: not a Sessionize export: the top level is a string; {EXPECTED_SHAPES}"
     )
 
 
@@ -631,8 +641,7 @@ def test_other_json_object_names_what_it_holds() -> None:
     data = dump({"$schema": "schema.json", "schedule": {"version": "1"}})
     assert refusal(data) == (
         "all.json: not a Sessionize export: the top-level object holds '$schema', 'schedule' "
-        "but no 'sessions' or 'speakers' or 'rooms'; expected a Sessionize view/All export: "
-        "an object with 'sessions', 'speakers', 'categories' and 'rooms'"
+        f"but no 'sessions' or 'speakers' or 'rooms'; {EXPECTED_SHAPES}"
     )
 
 
@@ -723,8 +732,8 @@ def test_naive_times_without_zone_and_with_a_bad_zone() -> None:
         "--timezone, e.g. --timezone America/New_York"
     )
     assert refusal(dump(export([entry])), default_timezone="Mars/Olympus") == (
-        "all.json: the times have no UTC offset and the time zone given, 'Mars/Olympus', is "
-        "not an IANA time zone (e.g. America/New_York, Europe/Paris)"
+        "all.json: the times have no UTC offset and the time zone given cannot read them: "
+        "unknown time zone 'Mars/Olympus': give an IANA name such as Europe/Paris"
     )
 
 
@@ -760,3 +769,472 @@ def test_looks_like_hand_built_and_other_text() -> None:
     assert not looks_like((ROOT / "docs" / "csv-template.csv").read_text("utf-8-sig"))
     assert not looks_like(dump([{"groupName": "All", "sessions": []}]).decode())
     assert not looks_like('{"schedule": {"conference": {"days": []}}, "sessions": []}')
+
+
+# --- hardening: the audit's crash inputs, ranges, zones, JSON types ------------------------
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "repro_bigint.json",
+            "repro_bigint.json: not a Sessionize export: a number in it is too long (Exceeds "
+            "the limit (4300 digits) for integer string conversion: value has 5000 digits; use "
+            "sys.set_int_max_str_digits() to increase the limit)",
+        ),
+        (
+            "repro_deep.json",
+            "repro_deep.json: not a Sessionize export: its JSON is nested too deeply",
+        ),
+        (
+            "repro_overflow_year1.json",
+            "repro_overflow_year1.json: sessions[0].startsAt '0001-01-01T00:00:00' is out of "
+            "range: a time must fall between 0001-01-02 and 9999-12-30 (UTC)",
+        ),
+    ],
+)
+def test_audit_crash_inputs_are_refused(shared_dir: Path, name: str, message: str) -> None:
+    path = shared_dir / "audit" / "importer-crashes" / "sessionize-json" / name
+    with pytest.raises(ParseError) as caught:
+        parse(path.read_bytes(), source=name, default_timezone="Europe/Paris")
+    assert str(caught.value) == message
+
+
+RANGE = "is out of range: a time must fall between 0001-01-02 and 9999-12-30 (UTC)"
+
+
+@pytest.mark.parametrize(
+    ("starts_at", "zone", "message"),
+    [
+        ("9999-12-31T23:59:00-23:59", "", f"sessions[0].startsAt '9999-12-31T23:59:00-23:59' {RANGE}"),
+        ("0001-01-01T00:00:00+23:59", "", f"sessions[0].startsAt '0001-01-01T00:00:00+23:59' {RANGE}"),
+        ("9999-12-31 10:00:00", "Pacific/Kiritimati", f"sessions[0].startsAt '9999-12-31 10:00:00' {RANGE}"),
+        ("9999-12-30T00:00:01Z", "", f"sessions[0].startsAt '9999-12-30T00:00:01Z' {RANGE}"),
+    ],
+)  # fmt: skip
+def test_times_near_the_ends_of_the_calendar_are_refused(
+    starts_at: str, zone: str, message: str
+) -> None:
+    entry = session_entry("1", startsAt=starts_at)
+    assert refusal(dump(export([entry])), default_timezone=zone) == f"all.json: {message}"
+
+
+def test_an_end_out_of_range_is_named() -> None:
+    entry = session_entry("1", startsAt="2026-06-02T10:00:00Z", endsAt="9999-12-31T23:00:00Z")
+    assert refusal(dump(export([entry]))) == (
+        f"all.json: sessions[0].endsAt '9999-12-31T23:00:00Z' {RANGE}"
+    )
+
+
+def test_times_at_the_ends_of_the_range_are_read() -> None:
+    entry = session_entry("1", startsAt="0001-01-02T00:00:00Z", endsAt="9999-12-30T00:00:00Z")
+    session = parse_doc(export([entry])).sessions[0]
+    assert (session.starts_at, session.ends_at) == (
+        datetime(1, 1, 2, tzinfo=UTC),
+        datetime(9999, 12, 30, tzinfo=UTC),
+    )
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        ("Europe", "'Europe'"),
+        ("Etc", "'Etc'"),
+        ("A" * 300, "'" + "A" * 64 + "…'"),
+        ("a/" * 300 + "b", "'" + "a/" * 32 + "…'"),
+        ("../../etc/passwd", "'../../etc/passwd'"),
+    ],
+)
+def test_zone_names_that_are_not_iana_zones_are_refused(zone: str, shown: str) -> None:
+    entry = session_entry("1", startsAt="2026-06-02T10:00:00")
+    assert refusal(dump(export([entry])), default_timezone=zone) == (
+        "all.json: the times have no UTC offset and the time zone given cannot read them: "
+        f"unknown time zone {shown}: give an IANA name such as Europe/Paris"
+    )
+
+
+def test_wrong_json_types_name_the_path() -> None:
+    doc = export()
+    doc["categories"][1]["items"] = "Talk"
+    assert refusal(dump(doc)) == "all.json: categories[1].items is a string; expected a list"
+    entry = session_entry("1", speakers={"id": "sp-1"})
+    assert refusal(dump(export([entry]))) == (
+        "all.json: sessions[0].speakers is an object; expected a list of speaker ids"
+    )
+    assert refusal(dump(export(rooms=[12]))) == (
+        "all.json: rooms[0] is a number; expected an object"
+    )
+    entry = session_entry("1", categoryItems=[[101]])
+    assert refusal(dump(export([entry]))) == (
+        "all.json: sessions[0].categoryItems[0] is a list; expected an id (a string or a number)"
+    )
+    assert refusal(dump(export([session_entry("1", roomId=1.5)]))) == (
+        "all.json: sessions[0].roomId is a number; expected an id (a string or a number)"
+    )
+
+
+# --- the track category, however the question is put ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "facet"),
+    [
+        ("Track", "track"),
+        ("Tracks", "track"),
+        ("Track / Topic", "track"),
+        ("Which track?", "track"),
+        ("Conference track", "track"),
+        ("Thema/Track", "track"),
+        ("Parcours", "track"),
+        ("Stream", "track"),
+        ("THÉMATIQUE", "track"),
+        ("Catégorie", "track"),
+        ("Topic", "track"),
+        ("Session format", "kind"),
+        ("Talk type", "kind"),
+        ("Track type", "kind"),  # equally sure words: the last one, the head noun
+        ("Track level", "level"),
+        ("Niveau", "level"),
+        ("Difficulty", "level"),
+        ("Sprache", "language"),
+        ("Language of the talk", "language"),
+        ("Sponsors", ""),
+        ("Streaming", ""),  # whole words only: not a stream of talks
+    ],
+)
+def test_category_title_words_choose_the_facet(title: str, facet: str) -> None:
+    doc = export([session_entry("1", categoryItems=[201], startsAt="2026-06-02T10:00:00Z")])
+    doc["categories"] = [{"id": 20, "title": title, "items": [{"id": 201, "name": "X"}]}]
+    session = parse_doc(doc).sessions[0]
+    values = {
+        "kind": session.kind,
+        "track": session.track,
+        "level": session.level,
+        "language": session.language,
+    }
+    assert values == {name: "X" if name == facet else "" for name in values}
+
+
+def test_the_surest_track_title_wins_then_sort() -> None:
+    doc = export([session_entry("1", categoryItems=[1, 2, 3, 4, 5], startsAt=None)])
+    doc["categories"] = [
+        {"id": 20, "title": "Topic", "sort": 0, "items": [{"id": 1, "name": "AI"}]},
+        {"id": 21, "title": "Category", "sort": 1, "items": [{"id": 2, "name": "Web"}]},
+        {"id": 22, "title": "Tracks", "sort": 4, "items": [{"id": 3, "name": "Compilers"}]},
+        {"id": 23, "title": "Which track?", "sort": 3, "items": [{"id": 4, "name": "Data"}]},
+        {"id": 24, "title": "Stream", "sort": 2, "items": [{"id": 5, "name": "Main"}]},
+    ]
+    programme = parse_doc(doc)
+    assert programme.sessions[0].track == "Data"
+    assert programme.notes == [
+        "all.json: category 'Topic' is not read: 'Which track?' gives the track",
+        "all.json: category 'Category' is not read: 'Which track?' gives the track",
+        "all.json: category 'Stream' is not read: 'Which track?' gives the track",
+        "all.json: category 'Tracks' is not read: 'Which track?' gives the track",
+    ]
+
+
+# --- view/Sessions and view/GridSmart ---------------------------------------------------------
+
+
+def listed_session(key: str, **fields: Any) -> dict[str, Any]:
+    """A session as view/Sessions and view/GridSmart write it."""
+    entry: dict[str, Any] = {
+        "id": key,
+        "title": f"Session {key}",
+        "description": None,
+        "startsAt": None,
+        "endsAt": None,
+        "isServiceSession": False,
+        "isPlenumSession": False,
+        "speakers": [],
+        "categories": [],
+        "roomId": None,
+        "room": None,
+        "liveUrl": None,
+        "recordingUrl": None,
+        "status": "Accepted",
+        "isInformed": True,
+        "isConfirmed": True,
+    }
+    entry.update(fields)
+    return entry
+
+
+TRACK = {"id": 10, "name": "Which track?", "sort": 1}
+FORMAT = {"id": 11, "name": "Session format", "sort": 0}
+COMPILERS_TALK = listed_session(
+    "101",
+    title="Compilers for everyone",
+    description="A tour of the passes.\r\n",
+    startsAt="2026-06-02T10:00:00",
+    endsAt="2026-06-02T10:45:00",
+    speakers=[{"id": "sp-1", "name": "Ada Lovelace"}],
+    categories=[
+        {**TRACK, "categoryItems": [{"id": 101, "name": "Compilers"}]},
+        {**FORMAT, "categoryItems": [{"id": 111, "name": "Talk"}]},
+    ],
+    roomId=5,
+    room="Room A",
+)
+LUNCH = listed_session(
+    "0d5c7a52-3f55-4c43-9d0e-5e2a1b0c7f11",
+    title="Lunch",
+    startsAt="2026-06-02T12:00:00",
+    endsAt="2026-06-02T13:00:00",
+    isServiceSession=True,
+    isPlenumSession=True,
+    roomId=7,
+    room="Main Hall",
+    status=None,
+)
+DATA_TALK = listed_session(
+    "102",
+    title="Data at rest",
+    speakers=[{"id": "sp-2", "name": "Alan Turing"}, {"id": "sp-1", "name": "Ada Lovelace"}],
+    categories=[{**TRACK, "categoryItems": [{"id": 102, "name": "Data"}]}],
+    status="Waitlisted",
+)
+PARIS = ZoneInfo("Europe/Paris")
+EXPECTED_LISTED = [
+    Session(
+        key="101",
+        title="Compilers for everyone",
+        kind="Talk",
+        abstract="A tour of the passes.",
+        starts_at=datetime(2026, 6, 2, 10, 0, tzinfo=PARIS),
+        ends_at=datetime(2026, 6, 2, 10, 45, tzinfo=PARIS),
+        room="Room A",
+        track="Compilers",
+        speakers=(SessionSpeaker("sp-1"),),
+    ),
+    Session(
+        key="0d5c7a52-3f55-4c43-9d0e-5e2a1b0c7f11",
+        title="Lunch",
+        kind="Service",
+        starts_at=datetime(2026, 6, 2, 12, 0, tzinfo=PARIS),
+        ends_at=datetime(2026, 6, 2, 13, 0, tzinfo=PARIS),
+        room="Main Hall",
+    ),
+    Session(
+        key="102",
+        title="Data at rest",
+        track="Data",
+        speakers=(SessionSpeaker("sp-2"), SessionSpeaker("sp-1")),
+        needs_review=True,
+        review_note=(
+            "Sessionize gives it no start time (startsAt is null): schedule it. "
+            "Its Sessionize status is 'Waitlisted', not Accepted."
+        ),
+    ),
+]
+
+
+def test_view_sessions_export_is_read() -> None:
+    doc = [
+        {
+            "groupId": None,
+            "groupName": "All",
+            "sessions": [COMPILERS_TALK, LUNCH, DATA_TALK],
+            "isDefault": True,
+        }
+    ]
+    programme = parse(dump(doc), source="sessions.json", default_timezone="Europe/Paris")
+    assert programme.sessions == EXPECTED_LISTED
+    # No tag lines, bios or photos here: a re-import keeps those of an earlier view/All.
+    assert programme.carries == LIST_SHAPE_CARRIES
+    assert "speaker.bio" not in LIST_SHAPE_CARRIES
+    assert programme.speakers == [
+        Speaker(key="sp-1", name="Ada Lovelace"),
+        Speaker(key="sp-2", name="Alan Turing"),
+    ]
+    assert programme.rooms == ["Room A", "Main Hall"]
+    assert programme.timezone == "Europe/Paris"
+    assert (programme.start_date, programme.end_date) == (date(2026, 6, 2), date(2026, 6, 2))
+    assert programme.warnings == []
+    assert programme.notes == [
+        "sessions.json: times have no UTC offset; read as local times in Europe/Paris"
+    ]
+
+
+def test_view_sessions_grouped_by_track_reads_each_session_once() -> None:
+    both = {
+        **COMPILERS_TALK,
+        "categories": [
+            {
+                **TRACK,
+                "categoryItems": [{"id": 102, "name": "Data"}, {"id": 101, "name": "Compilers"}],
+            }
+        ],
+    }
+    doc = [
+        {"groupId": 102, "groupName": "Data", "sessions": [both, DATA_TALK], "isDefault": False},
+        {"groupId": 101, "groupName": "Compilers", "sessions": [both], "isDefault": False},
+    ]
+    programme = parse(dump(doc), source="sessions.json", default_timezone="Europe/Paris")
+    assert [(session.key, session.track) for session in programme.sessions] == [
+        ("101", "Data"),
+        ("102", "Data"),
+    ]
+    # Said once, though the session is written twice.
+    assert programme.warnings == [
+        "sessions.json: [0].sessions[0] 'Compilers for everyone' has several track values "
+        "('Data', 'Compilers'); kept 'Data'"
+    ]
+
+
+def grid_day(
+    date_text: str, rooms: list[dict[str, Any]], slots: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"date": date_text, "isDefault": False, "rooms": rooms, "timeSlots": slots}
+
+
+def grid_room(room_id: int, name: str, sessions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": room_id, "name": name, "sessions": sessions, "hasOnlyPlenumSessions": False}
+
+
+def grid_slot(start: str, *cells: tuple[int, str, dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "slotStart": start,
+        "rooms": [
+            {"id": room_id, "name": name, "session": session, "index": index}
+            for index, (room_id, name, session) in enumerate(cells)
+        ],
+    }
+
+
+def test_view_gridsmart_export_is_read() -> None:
+    keynote = listed_session(
+        "100",
+        title="Keynote",
+        startsAt="2026-06-03T07:00:00Z",
+        endsAt="2026-06-03T08:00:00Z",
+        isPlenumSession=True,
+        speakers=[{"id": "sp-3", "name": "Grace Hopper"}],
+        roomId=7,
+        room="Main Hall",
+    )
+    utc_talk = {
+        **COMPILERS_TALK,
+        "startsAt": "2026-06-02T08:00:00Z",
+        "endsAt": "2026-06-02T08:45:00Z",
+    }
+    utc_lunch = {**LUNCH, "startsAt": "2026-06-02T10:00:00Z", "endsAt": "2026-06-02T11:00:00Z"}
+    doc = [
+        grid_day(
+            "2026-06-02T00:00:00",
+            [grid_room(5, "Room A", [utc_talk]), grid_room(7, "Main Hall", [utc_lunch])],
+            [
+                grid_slot("08:00:00", (5, "Room A", utc_talk)),
+                grid_slot("10:00:00", (7, "Main Hall", utc_lunch)),
+            ],
+        ),
+        grid_day(
+            "2026-06-03T00:00:00",
+            [grid_room(7, "Main Hall", [keynote]), grid_room(6, "Room B", [])],
+            [grid_slot("07:00:00", (7, "Main Hall", keynote))],
+        ),
+    ]
+    programme = parse(dump(doc), source="grid.json", default_timezone="Europe/Paris")
+    assert programme.sessions == [
+        Session(
+            key="101",
+            title="Compilers for everyone",
+            kind="Talk",
+            abstract="A tour of the passes.",
+            starts_at=datetime(2026, 6, 2, 8, 0, tzinfo=UTC),
+            ends_at=datetime(2026, 6, 2, 8, 45, tzinfo=UTC),
+            room="Room A",
+            track="Compilers",
+            speakers=(SessionSpeaker("sp-1"),),
+        ),
+        Session(
+            key="0d5c7a52-3f55-4c43-9d0e-5e2a1b0c7f11",
+            title="Lunch",
+            kind="Service",
+            starts_at=datetime(2026, 6, 2, 10, 0, tzinfo=UTC),
+            ends_at=datetime(2026, 6, 2, 11, 0, tzinfo=UTC),
+            room="Main Hall",
+        ),
+        Session(
+            key="100",
+            title="Keynote",
+            starts_at=datetime(2026, 6, 3, 7, 0, tzinfo=UTC),
+            ends_at=datetime(2026, 6, 3, 8, 0, tzinfo=UTC),
+            room="Main Hall",
+            speakers=(SessionSpeaker("sp-3"),),
+        ),
+    ]
+    assert programme.rooms == ["Room A", "Main Hall", "Room B"]
+    assert programme.speakers == [
+        Speaker(key="sp-1", name="Ada Lovelace"),
+        Speaker(key="sp-3", name="Grace Hopper"),
+    ]
+    assert programme.timezone == ""  # every time has its offset
+    assert (programme.start_date, programme.end_date) == (date(2026, 6, 2), date(2026, 6, 3))
+    assert programme.warnings == []
+    assert programme.notes == []
+
+
+def test_gridsmart_copies_of_a_session_must_agree() -> None:
+    renamed = {**LUNCH, "title": "Long lunch"}
+    doc = [
+        grid_day(
+            "2026-06-02T00:00:00",
+            [grid_room(7, "Main Hall", [LUNCH])],
+            [grid_slot("12:00:00", (7, "Main Hall", renamed))],
+        )
+    ]
+    assert refusal(dump(doc), default_timezone="Europe/Paris") == (
+        "all.json: [0].timeSlots[0].rooms[0].session.id '0d5c7a52-3f55-4c43-9d0e-5e2a1b0c7f11' "
+        "is also the id of [0].rooms[0].sessions[0], whose title differs; copies of one session "
+        "must agree"
+    )
+
+
+def test_list_shapes_name_the_json_path_of_a_wrong_type() -> None:
+    broken = {**COMPILERS_TALK, "categories": [{**TRACK, "categoryItems": ["Compilers"]}]}
+    assert refusal(dump([{"groupId": 1, "groupName": "All", "sessions": [broken]}])) == (
+        "all.json: [0].sessions[0].categories[0].categoryItems[0] is a string; expected an object"
+    )
+    assert refusal(dump([{"groupId": 1, "groupName": "All", "sessions": {}}])) == (
+        "all.json: [0].sessions is an object; expected a list of sessions"
+    )
+    assert refusal(dump([{"groupName": "All"}])) == (
+        "all.json: [0] has no 'sessions'; a view/Sessions export is a list of groups, each with "
+        "'groupName' and 'sessions'"
+    )
+    speakerless = {**COMPILERS_TALK, "speakers": ["sp-1"]}
+    assert refusal(dump([{"groupId": 1, "groupName": "All", "sessions": [speakerless]}])) == (
+        "all.json: [0].sessions[0].speakers[0] is a string; expected an object"
+    )
+    day = grid_day("2026-06-02T00:00:00", [], [{"slotStart": "10:00:00", "rooms": {}}])
+    assert refusal(dump([day])) == "all.json: [0].timeSlots[0].rooms is an object; expected a list"
+    assert refusal(dump([day | {"timeSlots": []}, "2026-06-03"])) == (
+        "all.json: [1] is a string; expected an object"
+    )
+    day = grid_day(
+        "2026-06-02T00:00:00", [grid_room(5, "Room A", [{**LUNCH, "startsAt": "noon"}])], []
+    )
+    assert refusal(dump([day])) == (
+        "all.json: [0].rooms[0].sessions[0].startsAt 'noon' is not a date-time (expected ISO "
+        "8601 such as 2020-03-28T08:00:00 or 2017-05-27T09:00:00Z)"
+    )
+
+
+def test_list_shapes_are_recognised() -> None:
+    from confsched.interchange.formats import detect_format
+
+    sessions_view = dump([{"groupId": None, "groupName": "All", "sessions": [LUNCH]}])
+    grid_view = dump([grid_day("2026-06-02T00:00:00", [grid_room(7, "Main Hall", [LUNCH])], [])])
+    empty_grid_day = dump([grid_day("2026-06-02T00:00:00", [], [])])
+    for data in (sessions_view, grid_view, empty_grid_day):
+        assert looks_like(data.decode())
+        assert detect_format("export.json", data).name == "sessionize-json"
+    # Only the start of a big export reaches the sniffer: the first day's keys suffice.
+    assert looks_like(grid_view.decode()[:200])
+    assert not looks_like("[]")
+    assert not looks_like(dump([{"date": "2026-06-02", "rooms": []}]).decode())
+    assert not looks_like(dump([{"id": 1, "title": "A list of other things"}]).decode())

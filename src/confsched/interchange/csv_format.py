@@ -17,6 +17,9 @@ Times are ISO 8601 date-times. An offset is trusted; a naive time is local time 
 `timezone` column, else in `default_timezone`, else refused. `Programme.timezone` is the zone
 the `timezone` column names (the first one, if rows name several), else `default_timezone`
 when a naive time needed it, else "".
+A zone name must be one the tz database lists ("Europe/Paris"; not a folder such as
+"Europe"). A time within a day of the ends of the calendar (years 1 and 9999) is refused: it
+could not be turned into UTC or a local time.
 
 Identity: `key` when the row gives one; otherwise the slug of the title and the local start
 ("compilers-for-everyone-2026-04-07-1000"), or of the title alone for a row without a start.
@@ -33,10 +36,10 @@ import io
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -55,6 +58,10 @@ _DATE_TIME = re.compile(
     r"(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,6}))?)?"
     r"\s*(?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)?$"
 )
+# A day inside what datetime holds: no UTC offset (always under a day) can push a time in
+# this range out of it, so converting to UTC or to any zone cannot overflow.
+_EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
+_LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0", ""}
 _DELIMITERS = (",", ";", "\t")
@@ -164,7 +171,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         programme.timezone = declared[0]
     elif reader.used_default:
         programme.timezone = default_timezone
-    zone = ZoneInfo(programme.timezone) if programme.timezone else None
+    zone = get_zone(programme.timezone) if programme.timezone else None
     local_days = sorted(
         (session.starts_at.astimezone(zone) if zone else session.starts_at).date()
         for session in programme.sessions
@@ -313,14 +320,10 @@ class _RowReader:
         name = row.values.get("timezone", "")
         if not name:
             return None
-        try:
-            zone = ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise self.fail(
-                row, f"timezone {name!r} is not an IANA time zone (e.g. Europe/Paris)"
-            ) from exc
+        if not is_zone_name(name):
+            raise self.fail(row, f"timezone: {zone_problem(name)}")
         self.declared_zones.append(name)
-        return zone
+        return get_zone(name)
 
     def _time(self, row: _Row, column: str, zone: tzinfo | None) -> datetime | None:
         value = row.values.get(column, "")
@@ -344,10 +347,12 @@ class _RowReader:
         except ValueError as exc:
             raise self.fail(row, f"{column} {value!r} is not a date-time ({TIME_EXAMPLE})") from exc
         if parsed.tzinfo is not None:
+            self._check_range(row, column, parsed)
             return parsed
         if zone is None:
             zone = self._default_zone(row, column, value)
         local = parsed.replace(tzinfo=zone)
+        self._check_range(row, column, local)
         # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
         # forward by the gap, a real instant (astimezone to the same zone would not).
         moved = local.astimezone(UTC).astimezone(zone)
@@ -359,6 +364,16 @@ class _RowReader:
             return moved
         return local
 
+    def _check_range(self, row: _Row, column: str, value: datetime) -> None:
+        """Refuse a time too near the ends of the calendar to be converted between zones."""
+        # Comparing aware datetimes never overflows, unlike astimezone().
+        if not _EARLIEST <= value <= _LATEST:
+            raise self.fail(
+                row,
+                f"{column} {row.values[column]!r} is out of range: a time must fall between "
+                f"{_EARLIEST.date().isoformat()} and {_LATEST.date().isoformat()} (UTC)",
+            )
+
     def _default_zone(self, row: _Row, column: str, value: str) -> tzinfo:
         if not self.default_timezone:
             raise self.fail(
@@ -367,16 +382,14 @@ class _RowReader:
                 "the offset (2026-04-07 11:00+02:00), fill the timezone column "
                 "(e.g. Europe/Paris) or import with --timezone",
             )
-        try:
-            zone = ZoneInfo(self.default_timezone)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
+        if not is_zone_name(self.default_timezone):
             raise self.fail(
                 row,
-                f"{column} {value!r} has no UTC offset and the time zone given, "
-                f"{self.default_timezone!r}, is not an IANA time zone (e.g. Europe/Paris)",
-            ) from exc
+                f"{column} {value!r} has no UTC offset and the time zone given cannot read it: "
+                f"{zone_problem(self.default_timezone)}",
+            )
         self.used_default = True
-        return zone
+        return get_zone(self.default_timezone)
 
     def _speakers(self, row: _Row) -> list[Speaker]:
         speakers: list[Speaker] = []

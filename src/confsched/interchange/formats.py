@@ -186,4 +186,6 @@ def parse_files(
         fmt, source, data, default_timezone=default_timezone, uid_domain=uid_domain,
         location=location,
     )  # fmt: skip
-    return replace(programme, carries=fmt.carries)
+    # A reader may say it carries less than its format can (Sessionize's list exports).
+    carries = programme.carries if programme.carries is not None else fmt.carries
+    return replace(programme, carries=carries)

@@ -40,6 +40,7 @@ _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
 # A "<" that no ">" closes before the next "<"; each scan stops at the next "<", so it is linear.
 _UNCLOSED = re.compile(r"<(?![^<>]*>)")
+_HUGE_REFERENCE = re.compile(r"&#(?:0*[0-9]{8,}|[xX]0*[0-9a-fA-F]{7,});?")
 
 
 def html_to_text(markup: str, *, base_url: str = "") -> str:
@@ -48,6 +49,9 @@ def html_to_text(markup: str, *, base_url: str = "") -> str:
     parser = _TextExtractor(base_url if _is_absolute(base_url) else "", collapse=collapse)
     # The standard parser rescans from every "<" that opens no complete tag, which is quadratic
     # ("<b " 10,000 times took 7 s); such a "<" is text, so it is written as text first.
+    # A character reference no character has (more than 7 decimal or 6 hex digits): Python's
+    # unescape would turn thousands of digits into an int and fail.
+    markup = _HUGE_REFERENCE.sub("\ufffd", markup)
     parser.feed(_UNCLOSED.sub("&lt;", markup))
     parser.close()
     text = "".join(parser.parts)

@@ -1,9 +1,21 @@
-"""Sessionize's "All data" export (`https://sessionize.com/api/v2/<id>/view/All`), read.
+"""Sessionize's API exports, read: view/All, view/Sessions and view/GridSmart.
 
-Sessionize publishes no schema; this reader follows its API documentation and real exports.
-The file is one JSON object with `sessions`, `speakers`, `questions`, `categories` and
-`rooms`. Sessions point at speakers (UUID strings), at a room (`roomId`) and at category items
-(`categoryItems`) by id.
+Sessionize publishes no schema; this reader follows its API documentation and real exports
+(`https://sessionize.com/api/v2/<id>/view/<name>`). Three shapes are read:
+
+* view/All: one JSON object with `sessions`, `speakers`, `questions`, `categories` and
+  `rooms`. Sessions point at speakers (UUID strings), at a room (`roomId`) and at category
+  items (`categoryItems`) by id.
+* view/Sessions: a list of session groups (`groupId`, `groupName`, `sessions`). Each session
+  carries its speakers as `{"id", "name"}`, its room as `roomId` and `room`, and its category
+  items inside `categories` (`[{"id", "name", "sort", "categoryItems": [{"id", "name"}]}]`).
+* view/GridSmart: a list of days (`date`, `rooms`, `timeSlots`); `rooms[].sessions` and
+  `timeSlots[].rooms[].session` hold sessions shaped as in view/Sessions.
+
+In the two list shapes one session may appear several times (in two groups, in its room and in
+its time slot): every copy is read, and copies of one id must agree. These shapes carry less
+than view/All: a speaker is a name only (no tag line, bio or photo) and rooms come in the
+file's order (no `sort`).
 
 Quirks handled:
 
@@ -13,6 +25,8 @@ Quirks handled:
   naive times are read in `default_timezone` and refused without one. `Programme.timezone` is
   that default when it was needed, else "" (a file in UTC says nothing of the event's zone).
   A naive time the clocks skip (spring forward) is moved forward by the gap, with a warning.
+  A time within a day of the ends of the calendar (years 1 and 9999) is refused: it could not
+  be turned into UTC or a local time.
 * Service sessions (registration, breaks, lunch, plenary slots) have UUID ids, a null
   description and no speakers. They are kept as sessions, so the grid shows the breaks; their
   kind is "Service" unless a format category gives one.
@@ -20,11 +34,20 @@ Quirks handled:
 * `status`, when present: "Accepted" is the normal case; "Declined", "Cancelled" and
   "Canceled" mark the session cancelled; any other value ("Nominated", "Waitlisted") flags it
   for review.
-* Categories are the event's own, with free titles. A category is read by the last word of
-  its title, case and accents ignored: format/type -> kind ("Session format"), level/difficulty
-  -> level, language(s) -> language, track(s)/category/categories/topic(s)/theme(s) -> track
-  (Orlando Code Camp calls its tracks "Category"). When two categories read as the same facet,
-  the first by `sort` is used; a session with several items of one category keeps the first.
+* Categories are the event's own, with free titles: the question put to speakers ("Track",
+  "Which track?", "Thema/Track", "Session format"). A title is read by its words, case and
+  accents ignored, against the vocabulary in `_FACET_WORDS`: track(s); stream(s), parcours,
+  trilha(s); topic(s), theme(s), thema, themen, thématique(s), tema(s); category, categories,
+  catégorie(s), kategorie(n), categoría(s) -> track (Orlando Code Camp calls its tracks
+  "Category"); format(s), type(s), kind, typ, formato(s) -> kind; level(s), difficulty,
+  niveau(x), nivel(es) -> level; language(s), langue(s), sprache(n), idioma(s), lingua ->
+  language. A title whose words name several facets takes the facet of its surest word (for
+  the track, the groups above in that order; every other word is sure) and, among equally
+  sure words, the last ("Track level" is a level: English puts the head noun last). When
+  several categories give one facet, the surest title wins ("Track" over "Stream" over
+  "Topic" over "Category"), then the first by Sessionize's `sort`, then the first in the file;
+  the others are noted and not read. A session with several items of one category keeps the
+  first by the items' `sort` (view/All) or by their order in the file (list shapes).
 * Speakers have one free `tagLine`. It is split into position and company only when it
   clearly reads so: "Position at Company" / "Position @ Company" (one " at " or " @ ", no
   "|" or ";", and no ", " or ". " after it), or "Position, Company" (exactly one ", ", no "|",
@@ -33,6 +56,9 @@ Quirks handled:
   position. Any other tag line ("Microsoft MVP, Aurelia Ninja", "Seminole State College") is
   the position, whole: a wrong company is worse than none.
 
+Errors name the JSON path of the value at fault ("sessions[12].startsAt",
+"[0].rooms[1].sessions[3].speakers[0]").
+
 Identity: a session's key is its Sessionize id as a string; a speaker's key is their
 Sessionize id. Text: descriptions and bios are plain text in Sessionize (no HTML, no
 Markdown rendering), kept as written with CRLF turned into LF and the ends trimmed.
@@ -40,41 +66,55 @@ Markdown rendering), kept as written with CRLF turned into LF and the ends trimm
 
 from __future__ import annotations
 
-import json
 import re
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from confsched.core.errors import ParseError
-from confsched.core.text import fold, slugify
+from confsched.core.text import fold
+from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.interchange.documents import read_json
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 
 FORMAT_NAME = "sessionize-json"
-DESCRIPTION = "Sessionize API export, view/All (JSON with sessions, speakers, categories, rooms)"
+DESCRIPTION = (
+    "Sessionize API export: view/All, view/Sessions or view/GridSmart (JSON with sessions, "
+    "speakers, categories, rooms)"
+)
 
 SERVICE_KIND = "Service"
+# What view/Sessions and view/GridSmart can say (Programme.carries): of a speaker only the
+# name, so importing them leaves the company, position, bio and photo view/All gave.
+LIST_SHAPE_CARRIES = frozenset(
+    {"title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "speakers"}
+    | {"speaker.name", "level", "language", "is_cancelled", "needs_review", "review_note"}
+)
 
 _DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 _TIME_EXAMPLE = "expected ISO 8601 such as 2020-03-28T08:00:00 or 2017-05-27T09:00:00Z"
+# A day inside what datetime holds: no UTC offset (always under a day) can push a time in
+# this range out of it, so converting to UTC or to any zone cannot overflow.
+_EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
+_LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 
-# Last word of a category's title (slugified) -> the Session field it fills.
-_FACET_WORDS = {
-    "format": "kind",
-    "type": "kind",
-    "level": "level",
-    "difficulty": "level",
-    "language": "language",
-    "languages": "language",
-    "track": "track",
-    "tracks": "track",
-    "category": "track",
-    "categories": "track",
-    "topic": "track",
-    "topics": "track",
-    "theme": "track",
-    "themes": "track",
-}
+
+def _vocabulary(*groups: tuple[str, int, str]) -> dict[str, tuple[str, int]]:
+    return {word: (facet, rank) for facet, rank, words in groups for word in words.split()}
+
+
+# A word of a category's title (folded) -> the Session field it names, and how surely
+# (0 is surest). Whole words only: stems would also catch "streaming" or "formation".
+_FACET_WORDS = _vocabulary(
+    ("track", 0, "track tracks"),
+    ("track", 1, "stream streams parcours trilha trilhas"),
+    ("track", 2, "topic topics theme themes thema themen thematique thematiques tema temas"),
+    ("track", 3, "category categories categorie kategorie kategorien categoria categorias"),
+    ("kind", 0, "format formats type types kind typ formato formatos"),
+    ("level", 0, "level levels difficulty niveau niveaux nivel niveles"),
+    ("language", 0, "language languages langue langues sprache sprachen idioma idiomas lingua"),
+)
+_TITLE_WORD = re.compile(r"[^\W_]+")
 _FACET_ORDER = ("kind", "track", "level", "language")
 
 _CANCELLED_STATUSES = {"declined", "cancelled", "canceled"}
@@ -93,112 +133,271 @@ _NOT_COMPANY_WORDS = _JOB_WORDS | {"mvp", "expert", "ninja", "speaker"}
 _WORD = re.compile(r"[\w-]+")
 _AT = re.compile(r"\s(?:at|@)\s", re.IGNORECASE)
 
+_SESSIONIZE_KEYS = ('"isServiceSession"', '"isPlenumSession"', '"categoryItems"')
+_LIST_START = re.compile(r"^\[\s*\{")
+_KEY = r'"{}"\s*:'
+
 
 def looks_like(head: str) -> bool:
-    """True for the start of a Sessionize view/All export, and for nothing else."""
+    """True for the start of a Sessionize view/All, view/Sessions or view/GridSmart export."""
     text = head.lstrip()
-    if not text.startswith("{") or not re.search(r'"sessions"\s*:\s*\[', text):
+    if text.startswith("{"):
+        return re.search(r'"sessions"\s*:\s*\[', text) is not None and any(
+            key in text for key in _SESSIONIZE_KEYS
+        )
+    if not _LIST_START.match(text):
         return False
-    return any(
-        key in text for key in ('"isServiceSession"', '"isPlenumSession"', '"categoryItems"')
+    # Sessionize writes these keys first in each group or day, so a cut head still has them.
+    if all(re.search(_KEY.format(key), text) for key in ("groupId", "groupName", "sessions")):
+        return True
+    return (
+        re.search(_KEY.format("date"), text) is not None
+        and re.search(r'"rooms"\s*:\s*\[', text) is not None
+        and any(
+            key in text
+            for key in (*_SESSIONIZE_KEYS, '"isDefault"', '"timeSlots"', '"hasOnlyPlenum')
+        )
     )
 
 
+# --- the file ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Category:
+    path: str
+    title: str
+    order: tuple[int, int]  # Sessionize's sort, then the file's order
+    items: dict[str, str] = field(default_factory=dict)  # item id -> name, in display order
+
+
+@dataclass
+class _Entry:
+    """One appearance of a session in the file, with the category items it names."""
+
+    path: str
+    raw: dict[str, Any]
+    items: list[tuple[str, str, object]]  # (path, item id, the value as written)
+
+
+@dataclass
+class _Document:
+    """What every shape of export holds, with the JSON paths that messages name."""
+
+    rooms: dict[str, str] = field(default_factory=dict)  # room id -> name, in display order
+    speakers: dict[str, Speaker] = field(default_factory=dict)
+    categories: dict[str, _Category] = field(default_factory=dict)
+    entries: list[_Entry] = field(default_factory=list)
+    # view/Sessions and view/GridSmart repeat a session where it belongs to several places.
+    repeats_sessions: bool = False
+
+
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
-    """Read a Sessionize view/All export into a Programme; refuse it whole if it is broken."""
-    root = _load(data, source)
-    rooms = _rooms(root, source)
-    speakers = _speakers(root, source)
-    facets, category_notes = _categories(root, source)
-    raw_sessions = root["sessions"]
-    zone = _zone_for_naive_times(raw_sessions, default_timezone, source)
+    """Read a Sessionize export into a Programme; refuse it whole if it is broken."""
+    document = _document(read_json(data, source=source, what="a Sessionize export"), source)
+    facets, category_notes = _facets(document.categories, source)
+    zone = _zone_for_naive_times(document.entries, default_timezone, source)
 
     programme = Programme(timezone=default_timezone if zone is not None else "")
+    if document.repeats_sessions:
+        programme.carries = LIST_SHAPE_CARRIES
     programme.notes.extend(category_notes)
     if zone is not None:
         programme.notes.append(
             f"{source}: times have no UTC offset; read as local times in {default_timezone}"
         )
     sessions: list[Session] = []
-    seen: dict[str, int] = {}
-    for index, item in enumerate(raw_sessions):
-        path = f"sessions[{index}]"
+    seen: dict[str, tuple[str, Session]] = {}
+    for entry in document.entries:
+        warnings: list[str] = []
         session = _session(
-            item,
-            path=path,
+            entry,
             source=source,
             zone=zone,
-            rooms=rooms,
-            speakers=speakers,
+            rooms=document.rooms,
+            speakers=document.speakers,
             facets=facets,
-            warnings=programme.warnings,
+            warnings=warnings,
         )
         if session.key in seen:
-            raise ParseError(
-                f"{path}.id {session.key!r} is also the id of sessions[{seen[session.key]}]; "
-                "session ids must be unique",
-                source=source,
-            )
-        seen[session.key] = index
+            first_path, first = seen[session.key]
+            if document.repeats_sessions and session == first:
+                continue
+            raise ParseError(_repeated_id(entry.path, session, first_path, first), source=source)
+        seen[session.key] = (entry.path, session)
         sessions.append(session)
+        programme.warnings.extend(warnings)
     programme.sessions = sessions
-    programme.speakers = list(speakers.values())
-    programme.rooms = list(dict.fromkeys(name for name in rooms.values() if name))
+    programme.speakers = list(document.speakers.values())
+    programme.rooms = list(dict.fromkeys(name for name in document.rooms.values() if name))
     local_days = sorted(session.starts_at.date() for session in sessions if session.starts_at)
     if local_days:
         programme.start_date, programme.end_date = local_days[0], local_days[-1]
     return programme
 
 
-# --- the file ------------------------------------------------------------------------------
+def _repeated_id(path: str, session: Session, first_path: str, first: Session) -> str:
+    message = f"{path}.id {session.key!r} is also the id of {first_path}"
+    differing = [item.name for item in fields(Session) if item.compare]
+    differing = [name for name in differing if getattr(session, name) != getattr(first, name)]
+    if differing:
+        # Only the list shapes get here with copies: say what the copies disagree on.
+        return f"{message}, whose {differing[0]} differs; copies of one session must agree"
+    return f"{message}; session ids must be unique"
 
 
-def _load(data: bytes, source: str) -> dict[str, Any]:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
+_EXPECTED = (
+    "expected view/All (an object with 'sessions', 'speakers', 'categories' and 'rooms'), "
+    "view/Sessions (a list of groups with 'groupName' and 'sessions') or view/GridSmart (a "
+    "list of days with 'date', 'rooms' and 'timeSlots')"
+)
+
+
+def _document(root: object, source: str) -> _Document:
+    """The export's content, whichever of the three shapes it has."""
+    if isinstance(root, dict):
+        return _all_document(root, source)
+    if not isinstance(root, list):
         raise ParseError(
-            f"not UTF-8 text (byte {exc.start} cannot be decoded); a Sessionize export is UTF-8",
+            f"not a Sessionize export: the top level is {_kind_of(root)}; {_EXPECTED}",
             source=source,
-            line=data[: exc.start].count(b"\n") + 1,
-        ) from exc
-    try:
-        root = json.loads(text)
-    except json.JSONDecodeError as exc:
+        )
+    if not root:
         raise ParseError(
-            f"not valid JSON: {exc.msg} at column {exc.colno}", source=source, line=exc.lineno
-        ) from exc
-    expected = (
-        "expected a Sessionize view/All export: an object with 'sessions', 'speakers', "
-        "'categories' and 'rooms'"
+            "the export is an empty list: it holds no sessions (Sessionize's view/GridSmart "
+            "stays [] until the schedule is published)",
+            source=source,
+        )
+    first = root[0]
+    if isinstance(first, dict) and ("timeSlots" in first or "rooms" in first):
+        return _grid_document(root, source)
+    if isinstance(first, dict) and ("groupName" in first or "sessions" in first):
+        return _sessions_document(root, source)
+    what = (
+        "objects with no 'sessions', 'rooms' or 'timeSlots'"
+        if isinstance(first, dict)
+        else f"values starting with {_kind_of(first)}"
     )
-    if isinstance(root, list):
-        if root and isinstance(root[0], dict) and "groupName" in root[0]:
-            raise ParseError(
-                "this is Sessionize's view/Sessions export (a list of session groups), which "
-                "has no rooms or speaker details; export view/All instead",
-                source=source,
-            )
-        raise ParseError(
-            f"not a Sessionize export: the top level is a list; {expected}", source=source
-        )
-    if not isinstance(root, dict):
-        raise ParseError(
-            f"not a Sessionize export: the top level is {_kind_of(root)}; {expected}",
-            source=source,
-        )
+    raise ParseError(
+        f"not a Sessionize export: the top level is a list of {what}; {_EXPECTED}",
+        source=source,
+    )
+
+
+def _all_document(root: dict[str, Any], source: str) -> _Document:
     missing = [key for key in ("sessions", "speakers", "rooms") if key not in root]
     if missing:
         keys = ", ".join(repr(key) for key in list(root)[:8]) or "nothing"
         raise ParseError(
             f"not a Sessionize export: the top-level object holds {keys} but no "
-            f"{' or '.join(repr(key) for key in missing)}; {expected}",
+            f"{' or '.join(repr(key) for key in missing)}; {_EXPECTED}",
             source=source,
         )
     for key in ("sessions", "speakers", "rooms", "categories"):
         if key in root and not isinstance(root[key], list):
             raise ParseError(f"'{key}' is {_kind_of(root[key])}; expected a list", source=source)
-    return root
+    document = _Document(
+        rooms=_rooms(root["rooms"], source),
+        speakers=_speakers(root["speakers"], source),
+        categories=_categories(root.get("categories") or [], source),
+    )
+    for index, item in enumerate(root["sessions"]):
+        path = f"sessions[{index}]"
+        raw = _object(item, path, source)
+        ids = _list(raw.get("categoryItems"), f"{path}.categoryItems", source, "a list of ids")
+        items = [
+            (f"{path}.categoryItems[{n}]", _id(value, f"{path}.categoryItems[{n}]", source), value)
+            for n, value in enumerate(ids)
+        ]
+        document.entries.append(_Entry(path=path, raw=raw, items=items))
+    return document
+
+
+def _sessions_document(root: list[Any], source: str) -> _Document:
+    document = _Document(repeats_sessions=True)
+    for index, item in enumerate(root):
+        path = f"[{index}]"
+        group = _object(item, path, source)
+        if "sessions" not in group:
+            raise ParseError(
+                f"{path} has no 'sessions'; a view/Sessions export is a list of groups, each "
+                "with 'groupName' and 'sessions'",
+                source=source,
+            )
+        sessions = _list(group["sessions"], f"{path}.sessions", source, "a list of sessions")
+        for number, session in enumerate(sessions):
+            _add_listed_session(document, session, f"{path}.sessions[{number}]", source)
+    return document
+
+
+def _grid_document(root: list[Any], source: str) -> _Document:
+    document = _Document(repeats_sessions=True)
+    for index, item in enumerate(root):
+        path = f"[{index}]"
+        day = _object(item, path, source)
+        for number, entry in enumerate(_list(day.get("rooms"), f"{path}.rooms", source)):
+            room_path = f"{path}.rooms[{number}]"
+            room = _object(entry, room_path, source)
+            _add_room(document, room, room_path, source)
+            sessions = _list(room.get("sessions"), f"{room_path}.sessions", source)
+            for position, session in enumerate(sessions):
+                _add_listed_session(document, session, f"{room_path}.sessions[{position}]", source)
+        slots = _list(day.get("timeSlots"), f"{path}.timeSlots", source)
+        for number, entry in enumerate(slots):
+            slot_path = f"{path}.timeSlots[{number}]"
+            slot = _object(entry, slot_path, source)
+            for position, cell in enumerate(_list(slot.get("rooms"), f"{slot_path}.rooms", source)):
+                cell_path = f"{slot_path}.rooms[{position}]"
+                room = _object(cell, cell_path, source)
+                _add_room(document, room, cell_path, source)
+                if room.get("session") is not None:
+                    _add_listed_session(document, room["session"], f"{cell_path}.session", source)
+    return document
+
+
+def _add_room(document: _Document, room: dict[str, Any], path: str, source: str) -> None:
+    room_id = _id(room.get("id"), f"{path}.id", source)
+    name = _text(room.get("name"), f"{path}.name", source)
+    if not document.rooms.get(room_id):
+        document.rooms[room_id] = name
+
+
+def _add_listed_session(document: _Document, item: object, path: str, source: str) -> None:
+    """A view/Sessions or view/GridSmart session: its speakers, room and categories inline."""
+    raw = _object(item, path, source)
+    if raw.get("roomId") is not None:
+        room_id = _id(raw["roomId"], f"{path}.roomId", source)
+        name = _text(raw.get("room"), f"{path}.room", source)
+        if not document.rooms.get(room_id):
+            document.rooms[room_id] = name
+    for number, entry in enumerate(_list(raw.get("speakers"), f"{path}.speakers", source)):
+        speaker_path = f"{path}.speakers[{number}]"
+        speaker = _object(entry, speaker_path, source)
+        key = _id(speaker.get("id"), f"{speaker_path}.id", source)
+        name = _text(speaker.get("name"), f"{speaker_path}.name", source)
+        document.speakers.setdefault(key, Speaker(key=key, name=name))
+    items: list[tuple[str, str, object]] = []
+    for number, entry in enumerate(_list(raw.get("categories"), f"{path}.categories", source)):
+        group_path = f"{path}.categories[{number}]"
+        group = _object(entry, group_path, source)
+        group_id = _id(group.get("id"), f"{group_path}.id", source)
+        title = _text(group.get("name"), f"{group_path}.name", source)
+        category = document.categories.setdefault(
+            group_id,
+            _Category(
+                path=group_path, title=title, order=_sort_key(group, len(document.categories))
+            ),
+        )
+        chosen = _list(group.get("categoryItems"), f"{group_path}.categoryItems", source)
+        for position, value in enumerate(chosen):
+            item_path = f"{group_path}.categoryItems[{position}]"
+            choice = _object(value, item_path, source)
+            item_id = _id(choice.get("id"), f"{item_path}.id", source)
+            category.items.setdefault(
+                item_id, _text(choice.get("name"), f"{item_path}.name", source)
+            )
+            items.append((f"{item_path}.id", item_id, choice.get("id")))
+    document.entries.append(_Entry(path=path, raw=raw, items=items))
 
 
 def _kind_of(value: object) -> str:
@@ -213,6 +412,15 @@ def _kind_of(value: object) -> str:
 def _object(value: object, path: str, source: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ParseError(f"{path} is {_kind_of(value)}; expected an object", source=source)
+    return value
+
+
+def _list(value: object, path: str, source: str, expected: str = "a list") -> list[Any]:
+    """A list field, null or missing as []."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ParseError(f"{path} is {_kind_of(value)}; expected {expected}", source=source)
     return value
 
 
@@ -239,73 +447,97 @@ def _sort_key(item: dict[str, Any], index: int) -> tuple[int, int]:
     return (sort if isinstance(sort, int) and not isinstance(sort, bool) else 1 << 30, index)
 
 
-def _rooms(root: dict[str, Any], source: str) -> dict[str, str]:
+def _rooms(entries: list[Any], source: str) -> dict[str, str]:
     """Room id -> name, in Sessionize's display order."""
-    entries = []
-    for index, item in enumerate(root["rooms"]):
+    rooms = []
+    for index, item in enumerate(entries):
         path = f"rooms[{index}]"
         room = _object(item, path, source)
-        entries.append(
+        rooms.append(
             (
                 _sort_key(room, index),
                 _id(room.get("id"), f"{path}.id", source),
                 _text(room.get("name"), f"{path}.name", source),
             )
         )
-    return {room_id: name for _, room_id, name in sorted(entries)}
+    return {room_id: name for _, room_id, name in sorted(rooms)}
 
 
-def _categories(
-    root: dict[str, Any], source: str
+def _categories(entries: list[Any], source: str) -> dict[str, _Category]:
+    """view/All's categories with their items in Sessionize's order, by the file's order."""
+    categories: dict[str, _Category] = {}
+    for index, entry in enumerate(entries):
+        path = f"categories[{index}]"
+        raw = _object(entry, path, source)
+        category = _Category(
+            path=path,
+            title=_text(raw.get("title"), f"{path}.title", source),
+            order=_sort_key(raw, index),
+        )
+        items = _list(raw.get("items"), f"{path}.items", source)
+        ordered = sorted(
+            (_sort_key(_object(item, f"{path}.items[{n}]", source), n), n, item)
+            for n, item in enumerate(items)
+        )
+        for _, n, item in ordered:
+            item_id = _id(item.get("id"), f"{path}.items[{n}].id", source)
+            category.items[item_id] = _text(item.get("name"), f"{path}.items[{n}].name", source)
+        categories[str(index)] = category
+    return categories
+
+
+def _facet_of(title: str) -> tuple[str, int]:
+    """The Session field a category title names and how surely (lower is surer); ("", 0)."""
+    best: tuple[int, int, str] | None = None
+    for position, word in enumerate(_TITLE_WORD.findall(fold(title))):
+        if word in _FACET_WORDS:
+            facet, rank = _FACET_WORDS[word]
+            candidate = (rank, -position, facet)
+            best = candidate if best is None else min(best, candidate)
+    return (best[2], best[0]) if best else ("", 0)
+
+
+def _facets(
+    categories: dict[str, _Category], source: str
 ) -> tuple[dict[str, tuple[str, str, int]], list[str]]:
     """Category item id -> (facet, or "" if not read; item name; order), and notes."""
-    categories = []
-    for index, item in enumerate(root.get("categories") or []):
-        path = f"categories[{index}]"
-        category = _object(item, path, source)
-        categories.append((_sort_key(category, index), path, category))
-    items: dict[str, tuple[str, str, int]] = {}
-    used: dict[str, str] = {}
+    ranked = sorted(
+        ((*_facet_of(category.title), category) for category in categories.values()),
+        key=lambda entry: (entry[1], entry[2].order),
+    )
+    chosen: dict[str, str] = {}  # facet -> the title of the category that gives it
+    reads: dict[str, str] = {}  # category path -> its facet
+    for facet, _, category in ranked:
+        if facet and facet not in chosen:
+            chosen[facet] = category.title
+            reads[category.path] = facet
     notes = []
-    for _, path, category in sorted(categories, key=lambda entry: entry[0]):
-        title = _text(category.get("title"), f"{path}.title", source)
-        facet = _FACET_WORDS.get(slugify(title).rsplit("-", 1)[-1], "")
-        if not facet:
+    items: dict[str, tuple[str, str, int]] = {}
+    for category in sorted(categories.values(), key=lambda category: category.order):
+        facet = reads.get(category.path, "")
+        named = _facet_of(category.title)[0]
+        if not named:
             notes.append(
-                f"{source}: category {title!r} is not read: it names no track, format, "
-                "level or language"
+                f"{source}: category {category.title!r} is not read: it names no track, "
+                "format, level or language"
             )
-        elif facet in used:
+        elif not facet:
             notes.append(
-                f"{source}: category {title!r} is not read: {used[facet]!r} gives the {facet}"
+                f"{source}: category {category.title!r} is not read: {chosen[named]!r} gives "
+                f"the {named}"
             )
-            facet = ""
-        else:
-            used[facet] = title
-        entries = category.get("items") or []
-        if not isinstance(entries, list):
-            raise ParseError(f"{path}.items is {_kind_of(entries)}; expected a list", source=source)
-        ordered = sorted(
-            (_sort_key(_object(entry, f"{path}.items[{n}]", source), n), n, entry)
-            for n, entry in enumerate(entries)
-        )
-        for order, (_, n, entry) in enumerate(ordered):
-            item_id = _id(entry.get("id"), f"{path}.items[{n}].id", source)
-            items[item_id] = (
-                facet,
-                _text(entry.get("name"), f"{path}.items[{n}].name", source),
-                order,
-            )
+        for order, (item_id, name) in enumerate(category.items.items()):
+            items[item_id] = (facet, name, order)
     return items, notes
 
 
 # --- speakers ------------------------------------------------------------------------------
 
 
-def _speakers(root: dict[str, Any], source: str) -> dict[str, Speaker]:
-    """Speaker id -> Speaker, in the file's order."""
+def _speakers(entries: list[Any], source: str) -> dict[str, Speaker]:
+    """view/All's speakers: id -> Speaker, in the file's order."""
     speakers: dict[str, Speaker] = {}
-    for index, item in enumerate(root["speakers"]):
+    for index, item in enumerate(entries):
         path = f"speakers[{index}]"
         raw = _object(item, path, source)
         key = _id(raw.get("id"), f"{path}.id", source)
@@ -371,60 +603,76 @@ def _parse_time(value: object, path: str, source: str) -> datetime | None:
     if not isinstance(value, str) or not _DATE_TIME.match(value.strip()):
         raise ParseError(f"{path} {value!r} is not a date-time ({_TIME_EXAMPLE})", source=source)
     try:
-        return datetime.fromisoformat(value.strip())
+        parsed = datetime.fromisoformat(value.strip())
     except ValueError as exc:
         raise ParseError(
             f"{path} {value!r} is not a date-time ({_TIME_EXAMPLE})", source=source
         ) from exc
+    if parsed.tzinfo is not None:
+        _check_range(parsed, path, value, source)
+    return parsed
 
 
-def _zone_for_naive_times(sessions: list[Any], default_timezone: str, source: str) -> tzinfo | None:
+def _check_range(value: datetime, path: str, written: object, source: str) -> None:
+    """Refuse an aware time too near the ends of the calendar to be converted between zones."""
+    # Comparing aware datetimes never overflows, unlike astimezone().
+    if not _EARLIEST <= value <= _LATEST:
+        raise ParseError(
+            f"{path} {written!r} is out of range: a time must fall between "
+            f"{_EARLIEST.date().isoformat()} and {_LATEST.date().isoformat()} (UTC)",
+            source=source,
+        )
+
+
+def _zone_for_naive_times(
+    entries: list[_Entry], default_timezone: str, source: str
+) -> tzinfo | None:
     """The zone naive times are read in: None when every time has an offset."""
-    for index, item in enumerate(sessions):
-        session = _object(item, f"sessions[{index}]", source)
-        for field in ("startsAt", "endsAt"):
-            path = f"sessions[{index}].{field}"
-            parsed = _parse_time(session.get(field), path, source)
+    for entry in entries:
+        for field_name in ("startsAt", "endsAt"):
+            path = f"{entry.path}.{field_name}"
+            parsed = _parse_time(entry.raw.get(field_name), path, source)
             if parsed is None or parsed.utcoffset() is not None:
                 continue
             if not default_timezone:
                 raise ParseError(
-                    f"the times have no UTC offset ({path} is {session[field]!r}) and a "
+                    f"the times have no UTC offset ({path} is {entry.raw[field_name]!r}) and a "
                     "Sessionize export names no time zone; give the event's time zone with "
                     "--timezone, e.g. --timezone America/New_York",
                     source=source,
                 )
-            try:
-                return ZoneInfo(default_timezone)
-            except (ZoneInfoNotFoundError, ValueError) as exc:
+            if not is_zone_name(default_timezone):
                 raise ParseError(
-                    f"the times have no UTC offset and the time zone given, {default_timezone!r}, "
-                    "is not an IANA time zone (e.g. America/New_York, Europe/Paris)",
+                    "the times have no UTC offset and the time zone given cannot read them: "
+                    f"{zone_problem(default_timezone)}",
                     source=source,
-                ) from exc
+                )
+            return get_zone(default_timezone)
     return None
 
 
 def _localise(
-    value: datetime | None, zone: tzinfo, path: str, source: str, warnings: list[str]
-) -> datetime | None:
+    value: datetime | None, zone: tzinfo, path: str, written: object, source: str,
+    warnings: list[str],
+) -> datetime | None:  # fmt: skip
     """A naive time as local time in `zone`; one the clocks skip moves forward by the gap."""
     if value is None or value.tzinfo is not None:
         return value
-    moved = value.replace(tzinfo=zone).astimezone(UTC).astimezone(zone)
+    local = value.replace(tzinfo=zone)
+    _check_range(local, path, written, source)
+    moved = local.astimezone(UTC).astimezone(zone)
     if moved.replace(tzinfo=None) != value:
         warnings.append(
             f"{source}: {path} {value.isoformat()!r} does not exist in {zone} (the clocks skip "
             f"it); read as {moved:%H:%M}"
         )
         return moved
-    return value.replace(tzinfo=zone)
+    return local
 
 
 def _session(
-    item: object,
+    entry: _Entry,
     *,
-    path: str,
     source: str,
     zone: tzinfo | None,
     rooms: dict[str, str],
@@ -432,7 +680,7 @@ def _session(
     facets: dict[str, tuple[str, str, int]],
     warnings: list[str],
 ) -> Session:
-    raw = _object(item, path, source)
+    path, raw = entry.path, entry.raw
     key = _id(raw.get("id"), f"{path}.id", source)
     if not isinstance(raw.get("title"), str):
         raise ParseError(
@@ -443,8 +691,10 @@ def _session(
     starts_at = _parse_time(raw.get("startsAt"), f"{path}.startsAt", source)
     ends_at = _parse_time(raw.get("endsAt"), f"{path}.endsAt", source)
     if zone is not None:
-        starts_at = _localise(starts_at, zone, f"{path}.startsAt", source, warnings)
-        ends_at = _localise(ends_at, zone, f"{path}.endsAt", source, warnings)
+        starts_at = _localise(
+            starts_at, zone, f"{path}.startsAt", raw.get("startsAt"), source, warnings
+        )
+        ends_at = _localise(ends_at, zone, f"{path}.endsAt", raw.get("endsAt"), source, warnings)
     if starts_at is None:
         ends_at = None  # an end without a start places nothing on the grid
     elif ends_at is not None and ends_at < starts_at:
@@ -464,15 +714,10 @@ def _session(
         room = rooms[room_id]
 
     links: list[SessionSpeaker] = []
-    raw_speakers = raw.get("speakers") or []
-    if not isinstance(raw_speakers, list):
-        raise ParseError(
-            f"{path}.speakers is {_kind_of(raw_speakers)}; expected a list of speaker ids",
-            source=source,
-        )
-    for number, entry in enumerate(raw_speakers):
+    raw_speakers = _list(raw.get("speakers"), f"{path}.speakers", source, "a list of speaker ids")
+    for number, item in enumerate(raw_speakers):
         # view/All lists ids; view/Sessions objects with an id: accept both.
-        speaker_id = entry.get("id") if isinstance(entry, dict) else entry
+        speaker_id = item.get("id") if isinstance(item, dict) else item
         speaker_key = _id(speaker_id, f"{path}.speakers[{number}]", source)
         if speaker_key not in speakers:
             raise ParseError(
@@ -483,9 +728,7 @@ def _session(
         if all(link.speaker_key != speaker_key for link in links):
             links.append(SessionSpeaker(speaker_key=speaker_key))
 
-    values = _facet_values(
-        raw, path=path, source=source, title=title, facets=facets, warnings=warnings
-    )
+    values = _facet_values(entry, source=source, title=title, facets=facets, warnings=warnings)
     kind = values.get("kind", "")
     if not kind and raw.get("isServiceSession") is True:
         kind = SERVICE_KIND
@@ -520,28 +763,21 @@ def _session(
 
 
 def _facet_values(
-    raw: dict[str, Any],
+    entry: _Entry,
     *,
-    path: str,
     source: str,
     title: str,
     facets: dict[str, tuple[str, str, int]],
     warnings: list[str],
 ) -> dict[str, str]:
     """kind/track/level/language from the session's category items."""
-    raw_items = raw.get("categoryItems") or []
-    if not isinstance(raw_items, list):
-        raise ParseError(
-            f"{path}.categoryItems is {_kind_of(raw_items)}; expected a list of ids", source=source
-        )
     chosen: dict[str, list[tuple[int, str]]] = {}
-    for number, entry in enumerate(raw_items):
-        item_id = _id(entry, f"{path}.categoryItems[{number}]", source)
+    for path, item_id, written in entry.items:
         if item_id not in facets:
             # Harmless to the programme, unlike a missing room or speaker: noted, not refused.
             warnings.append(
-                f"{source}: {path}.categoryItems[{number}] {entry!r} is not an item of any "
-                "category the file defines; ignored"
+                f"{source}: {path} {written!r} is not an item of any category the file "
+                "defines; ignored"
             )
             continue
         facet, name, order = facets[item_id]
@@ -555,7 +791,7 @@ def _facet_values(
         values[facet] = names[0]
         if len(names) > 1:
             warnings.append(
-                f"{source}: {path} {title!r} has several {facet} values "
+                f"{source}: {entry.path} {title!r} has several {facet} values "
                 f"({', '.join(repr(name) for name in names)}); kept {names[0]!r}"
             )
     return values
