@@ -76,6 +76,7 @@ wrk:
 
 bench-load: install wrk
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
+	$(BIN)/python bench/stars.py --clients 200 --interval 2 --duration 30 --workers 4
 
 screenshots: install
 	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots

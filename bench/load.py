@@ -121,6 +121,14 @@ def _cpu_ticks(pids: list[int]) -> int:
     return total
 
 
+def _peak_memory_mb(pid: int) -> float:
+    """The most resident memory the process ever had (kernel's VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 _SIZES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
@@ -245,6 +253,8 @@ def bench_one(database: str, size: int, args: argparse.Namespace) -> None:
                     f"{result.bytes_read / result.requests:>11.0f}{flag}",
                     flush=True,
                 )
+        peaks = [_peak_memory_mb(pid) for pid in _worker_pids(server.pid)]
+        print(f"peak memory of the workers (VmHWM): {', '.join(f'{mb:.0f} MB' for mb in peaks)}")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)

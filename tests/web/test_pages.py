@@ -9,6 +9,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
+from confsched.core.timezones import zone_names
 from confsched.programme.models import Session
 from tests.conftest import DEMO_SLUG
 
@@ -353,3 +354,31 @@ def test_home_lists_events_when_there_are_several(client: Client, demo_event) ->
         (BASE, "PyTorch Conference Europe 2026"),
         ("/pycon-2027/", "PyCon 2027"),
     ]
+
+
+def test_the_zone_picker_holds_the_common_zones_and_links_to_every_zone(
+    client: Client, demo_event
+) -> None:
+    html = _get(client, BASE + "?track=training-systems")
+    picker = html[html.index('<select id="tz"') : html.index("</select>")]
+    assert picker.count("<option") == 53  # the event's zone and 52 common ones
+    assert (
+        f'<a class="other-zones" href="/{DEMO_SLUG}/zones/?next=/{DEMO_SLUG}/%3Ftrack%3Dtraining-systems">'
+        in html
+    )
+    chosen = _get(client, BASE + "?tz=America/Bogota")
+    picker = chosen[chosen.index('<select id="tz"') : chosen.index("</select>")]
+    assert "<option selected>America/Bogota</option>" in picker
+
+
+def test_the_zones_page_links_back_to_the_same_view_in_each_zone(
+    client: Client, demo_event
+) -> None:
+    html = _get(client, f"{BASE}zones/?next={BASE}%3Ftrack%3Dtraining-systems%26tz%3DUTC")
+    assert (
+        f'<a href="{BASE}?track=training-systems&amp;tz=America%2FBogota">America/Bogota</a>'
+        in html
+    )
+    assert html.count(f'<li><a href="{BASE}?track=training-systems&amp;tz=') == len(zone_names())
+    elsewhere = _get(client, f"{BASE}zones/?next=https://evil.example/")
+    assert f'<a href="{BASE}?tz=Asia%2FTokyo">Asia/Tokyo</a>' in elsewhere

@@ -18,6 +18,7 @@ urlpatterns = [
         name="session_calendar",
     ),
     path("<slug:event>/speakers/", views.speakers, name="speakers"),
+    path("<slug:event>/zones/", views.zones, name="zones"),
     path("<slug:event>/speakers/<str:key>/", views.speaker_detail, name="speaker"),
     path("<slug:event>/changes/", views_changes.changes, name="changes"),
     path("<slug:event>/changes.atom", views_changes.changes_feed, name="changes_feed"),

@@ -8,17 +8,18 @@ from datetime import date, datetime, time
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from confsched.core.timezones import describe_zone
+from confsched.core.timezones import describe_zone, zone_names
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
@@ -365,6 +366,31 @@ def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         return page, []
 
     return _personal_page(request, event_row, viewer, name=f"speaker:{key}", render=render)
+
+
+@require_GET
+def zones(request: HttpRequest, event: str) -> HttpResponse:
+    """Every zone, by area, each a link back to the page the viewer came from in that zone."""
+    event_row = _event(event)
+    viewer = viewer_zone(request, event_row)
+    back = request.GET.get("next", "")
+    schedule_url = reverse("web:schedule", kwargs={"event": event_row.slug})
+    if not back.startswith(f"/{event_row.slug}/") or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}
+    ):
+        back = schedule_url
+    path, _, query = back.partition("?")
+    params = QueryDict(query, mutable=True)
+    params.pop("tz", None)
+    areas: dict[str, list[tuple[str, str]]] = {}
+    for name in zone_names():
+        params["tz"] = name
+        area = name.split("/", 1)[0] if "/" in name else "Other"
+        areas.setdefault(area, []).append((name, f"{path}?{params.urlencode()}"))
+    return _page(
+        request, "confsched/zones.html", event=event_row, viewer=viewer, back=back,
+        areas=sorted(areas.items()),
+    )  # fmt: skip
 
 
 @require_GET
