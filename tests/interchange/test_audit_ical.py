@@ -159,7 +159,8 @@ def test_xcal_with_an_unknown_encoding_is_refused(shared_dir: Path) -> None:
     name, data = audit_file(shared_dir, "xcal", "min_LookupError_interchange_xcal.py_L187.xcal")
     assert data == b"<?xml version='' encoding='e'?>"
     assert refusal(xcal.parse, data, name) == (
-        f"{name}: the XML declares an unknown encoding: unknown encoding: e"
+        f"{name}: the XML declares the encoding 'e', which confsched does not know; save the "
+        "file as UTF-8"
     )
 
 

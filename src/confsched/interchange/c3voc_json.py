@@ -69,6 +69,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from typing import Protocol
 from urllib.parse import quote, urljoin, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -79,6 +80,7 @@ from confsched.interchange.documents import read_json
 from confsched.interchange.frab_xml import PersonKeys
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.zones import zone_out_of_reach
 
 FORMAT_NAME = "c3voc-json"
 DESCRIPTION = "frab/pretalx schedule.json (c3voc v1 JSON)"
@@ -166,14 +168,7 @@ class _Reader:
         Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
         the conversions that would fail later, in the database or a writer, are tried here.
         """
-        for zone in (UTC, self.declared_zone or self.default_zone):
-            if zone is None:
-                continue
-            try:
-                value.astimezone(zone)
-            except OverflowError:
-                return str(zone)
-        return ""
+        return zone_out_of_reach(value, (UTC, self.declared_zone or self.default_zone))
 
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
@@ -192,7 +187,9 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
             "conference's title, time zone and days",
             source=source,
         )
-    programme = Programme(name=_plain(conference.get("title")) or _plain(conference.get("acronym")))
+    programme = Programme(
+        name=plain_text(conference.get("title")) or plain_text(conference.get("acronym"))
+    )
     zone_name = conference.get("time_zone_name")
     declared_zone = None
     if isinstance(zone_name, str) and zone_name.strip():
@@ -322,7 +319,7 @@ def _read_event(
         raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
     starts_at = _event_start(reader, event, day=day, day_path=day_path, path=path)
     ends_at = _event_end(reader, event, starts_at, path=path)
-    room = _text(reader, event, "room", path).strip() or room
+    room = text_field(reader, event, "room", path).strip() or room
     key = _event_key(reader, event, starts_at=starts_at, room=room, title=title)
     links: list[SessionSpeaker] = []
     for person_index, person in enumerate(_array(reader, event, "persons", path)):
@@ -332,15 +329,16 @@ def _read_event(
     session = Session(
         key=key,
         title=title.strip(),
-        kind=_text(reader, event, "type", path).strip(),
+        kind=text_field(reader, event, "type", path).strip(),
         abstract=_abstract(
-            _text(reader, event, "abstract", path), _text(reader, event, "description", path)
+            text_field(reader, event, "abstract", path),
+            text_field(reader, event, "description", path),
         ),
         starts_at=starts_at,
         ends_at=ends_at,
         room=room,
-        track=_text(reader, event, "track", path).strip(),
-        language=_text(reader, event, "language", path).strip(),
+        track=text_field(reader, event, "track", path).strip(),
+        language=text_field(reader, event, "language", path).strip(),
         speakers=tuple(links),
     )
     if key in reader.sessions:
@@ -497,7 +495,7 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
         person = {"name": person}
     if not isinstance(person, dict):
         raise reader.refuse(f"{path} is {describe_value(person)}; expected a person object")
-    name = _plain(person.get("public_name")) or _plain(person.get("name"))
+    name = plain_text(person.get("public_name")) or plain_text(person.get("name"))
     if not name:
         reader.warnings.append(f"{path}: a person without a name; left out")
         return None
@@ -508,7 +506,7 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
             key = reader.people.key(str(value).strip(), name, label=field_name)
             break
     key = key or slugify(name)
-    avatar = _plain(person.get("avatar"))
+    avatar = plain_text(person.get("avatar"))
     if not _is_url(avatar):
         avatar = ""
     if avatar and reader.base_url:
@@ -516,7 +514,7 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
     speaker = Speaker(
         key=key,
         name=name,
-        bio=clean_text(_text(reader, person, "biography", path)),
+        bio=clean_text(text_field(reader, person, "biography", path)),
         avatar_url=avatar,
     )
     known = reader.speakers.get(key)
@@ -565,7 +563,8 @@ def _array(reader: _Reader, mapping: dict, name: str, path: str) -> list:
     return value
 
 
-def _text(reader: _Reader, mapping: dict, name: str, path: str) -> str:
+def text_field(reader: Refuser, mapping: dict, name: str, path: str) -> str:
+    """mapping[name] as text: "" when absent or null, numbers as written, else a refusal."""
     value = mapping.get(name)
     if value is None:
         return ""
@@ -576,7 +575,12 @@ def _text(reader: _Reader, mapping: dict, name: str, path: str) -> str:
     raise reader.refuse(f"{path}.{name} is {describe_value(value)}; expected a string")
 
 
-def _plain(value: object) -> str:
+class Refuser(Protocol):
+    def refuse(self, message: str) -> ParseError: ...
+
+
+def plain_text(value: object) -> str:
+    """A stripped string, or "" for anything that is not one."""
     return value.strip() if isinstance(value, str) else ""
 
 

@@ -61,11 +61,14 @@ from confsched.interchange.c3voc_json import (
     clean_text,
     describe_value,
     looks_like_schedule2,
+    plain_text,
     shown_value,
+    text_field,
 )
 from confsched.interchange.documents import read_json
 from confsched.interchange.frab_xml import PersonKeys
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.zones import zone_out_of_reach
 
 FORMAT_NAME = "c3voc-schedule2"
 DESCRIPTION = "c3voc schedule2 JSON (one flat events list; the newest c3voc tools)"
@@ -110,14 +113,7 @@ class _Reader:
         Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
         the conversions that would fail later, in the database or a writer, are tried here.
         """
-        for zone in (UTC, self.zone):
-            if zone is None:
-                continue
-            try:
-                value.astimezone(zone)
-            except OverflowError:
-                return str(zone)
-        return ""
+        return zone_out_of_reach(value, (UTC, self.zone))
 
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
@@ -136,8 +132,10 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         source=source,
     )
 
-    programme = Programme(name=_plain(conference.get("title")) or _plain(conference.get("acronym")))
-    zone_name = _plain(conference.get("time_zone_name"))
+    programme = Programme(
+        name=plain_text(conference.get("title")) or plain_text(conference.get("acronym"))
+    )
+    zone_name = plain_text(conference.get("time_zone_name"))
     if zone_name and is_zone_name(zone_name):
         programme.timezone = zone_name
     elif zone_name:
@@ -147,7 +145,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         )
     zone = programme.timezone or default_timezone
     defaults = conference.get("defaults")
-    default_language = _plain(defaults.get("language")) if isinstance(defaults, dict) else ""
+    default_language = plain_text(defaults.get("language")) if isinstance(defaults, dict) else ""
     reader = _Reader(
         source=source,
         zone=get_zone(zone) if zone else None,
@@ -176,7 +174,7 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
     )
     _read_dates(reader, conference)
     _report(reader)
-    version = _plain(schedule.get("version"))
+    version = plain_text(schedule.get("version"))
     if version:  # the producer's own version of the programme: worth a line in the import log
         programme.notes.append(f"schedule version {shown_value(version)}")
     return programme
@@ -222,11 +220,11 @@ def _declared(
     for position, item in enumerate(items):
         if not isinstance(item, dict):
             raise reader.refuse(f"{path}[{position}] is {describe_value(item)}; expected an object")
-        item_name = _string(reader, item, "name", f"{path}[{position}]").strip()
+        item_name = text_field(reader, item, "name", f"{path}[{position}]").strip()
         if not item_name:
             continue
         for key in keys:
-            reference = _string(reader, item, key, f"{path}[{position}]").strip()
+            reference = text_field(reader, item, key, f"{path}[{position}]").strip()
             if reference:
                 index.setdefault(reference, item_name)
         if item_name not in names:
@@ -241,7 +239,7 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
     if not isinstance(title, str) or not title.strip():
         shown = "missing" if "title" not in event else describe_value(title)
         raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
-    state = _string(reader, event, "state", path).strip().upper()
+    state = text_field(reader, event, "state", path).strip().upper()
     if state in _LEFT_OUT:
         reader.left_out[state] = reader.left_out.get(state, 0) + 1
         return
@@ -250,7 +248,7 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
     starts_at = _start(reader, event, path)
     ends_at = _end(reader, event, starts_at, path)
     room = _room(reader, event.get("room"), f"{path}.room")
-    language = _string(reader, event, "language", path).strip()
+    language = text_field(reader, event, "language", path).strip()
     key = _key(reader, event, starts_at=starts_at, room=room, title=title.strip())
     parts = [_localized(reader, event, name, path, language) for name in _TEXTS]
     subtitle, abstract, description = (clean_text(part) for part in parts)
@@ -259,7 +257,7 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
     session = Session(
         key=key,
         title=title.strip(),
-        kind=_kind(_string(reader, event, "type", path).strip()),
+        kind=_kind(text_field(reader, event, "type", path).strip()),
         abstract="\n\n".join(part for part in (subtitle, abstract, description) if part),
         starts_at=starts_at,
         ends_at=ends_at,
@@ -359,11 +357,11 @@ def _room(reader: _Reader, room: object, path: str) -> str:
         return room.strip()
     if not isinstance(room, dict):
         raise reader.refuse(f"{path} is {describe_value(room)}; expected a room reference")
-    name = _string(reader, room, "name", path).strip()
+    name = text_field(reader, room, "name", path).strip()
     if name:
         return name
     for key in ("guid", "slug"):
-        reference = _string(reader, room, key, path).strip()
+        reference = text_field(reader, room, key, path).strip()
         if reference in reader.rooms:
             return reader.rooms[reference]
     references = [
@@ -386,8 +384,8 @@ def _track(reader: _Reader, track: object, path: str) -> str:
         return track.strip()
     if not isinstance(track, dict):
         raise reader.refuse(f"{path} is {describe_value(track)}; expected a track reference")
-    slug = _string(reader, track, "slug", path).strip()
-    return reader.tracks.get(slug) or _string(reader, track, "name", path).strip() or slug
+    slug = text_field(reader, track, "slug", path).strip()
+    return reader.tracks.get(slug) or text_field(reader, track, "name", path).strip() or slug
 
 
 def _kind(value: str) -> str:
@@ -398,7 +396,7 @@ def _kind(value: str) -> str:
 def _localized(reader: _Reader, event: dict, name: str, path: str, language: str) -> str:
     value = event.get(name)
     if not isinstance(value, dict):
-        return _string(reader, event, name, path)
+        return text_field(reader, event, name, path)
     for code in dict.fromkeys((language, *reader.languages, *value)):
         if code not in value or value[code] is None:
             continue
@@ -425,7 +423,9 @@ def _people(reader: _Reader, event: dict, path: str) -> tuple[SessionSpeaker, ..
             person = {"name": person}
         if not isinstance(person, dict):
             raise reader.refuse(f"{person_path} is {describe_value(person)}; expected a person")
-        name = " ".join((_plain(person.get("name")) or _plain(person.get("public_name"))).split())
+        name = " ".join(
+            (plain_text(person.get("name")) or plain_text(person.get("public_name"))).split()
+        )
         if not name:
             reader.programme.warnings.append(f"{person_path}: a person without a name; left out")
             continue
@@ -489,22 +489,6 @@ def _report(reader: _Reader) -> None:
         programme.notes.append(f"{count} events in state {state} left out")
     for what, count in sorted(reader.fallback_keys.items()):
         programme.notes.append(f"{count} events have no guid; keyed by their {what}")
-
-
-def _string(reader: _Reader, mapping: dict, name: str, path: str) -> str:
-    """mapping[name] as text: "" when absent or null, numbers as written, else a refusal."""
-    value = mapping.get(name)
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    raise reader.refuse(f"{path}.{name} is {describe_value(value)}; expected a string")
-
-
-def _plain(value: object) -> str:
-    return value.strip() if isinstance(value, str) else ""
 
 
 def _parse_datetime(value: object) -> datetime | None:

@@ -86,7 +86,7 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_xml
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.zones import programme_zone
+from confsched.interchange.zones import programme_zone, zone_out_of_reach
 
 FORMAT_NAME = "frab-xml"
 DESCRIPTION = "frab/pentabarf schedule.xml (frab, pretalx, wafer; read by Giggity, EventFahrplan)"
@@ -471,14 +471,7 @@ class _Reader:
         Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
         the conversions that would fail later, in the database or a writer, are tried here.
         """
-        for zone in (UTC, self.zone):
-            if zone is None:
-                continue
-            try:
-                value.astimezone(zone)
-            except OverflowError:
-                return str(zone)
-        return ""
+        return zone_out_of_reach(value, (UTC, self.zone))
 
     def dates(
         self, conference: Element, sessions: list[Session]

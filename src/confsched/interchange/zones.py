@@ -4,6 +4,7 @@ and the zone a file implies when it names none (its UTC offsets and its location
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
@@ -23,6 +24,22 @@ def programme_zone(name: str) -> tzinfo:
     if not is_zone_name(name):
         raise ValueError(f"unknown time zone {name[:64]!r}; expected an IANA name")
     return get_zone(name)
+
+
+def zone_out_of_reach(value: datetime, zones: Iterable[tzinfo | None]) -> str:
+    """The first of `zones` that `value` cannot be converted to, or "".
+
+    Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
+    readers try here the conversions that would fail later, in the database or a writer.
+    """
+    for zone in zones:
+        if zone is None:
+            continue
+        try:
+            value.astimezone(zone)
+        except OverflowError:
+            return str(zone)
+    return ""
 
 
 @dataclass(frozen=True)
