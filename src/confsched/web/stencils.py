@@ -22,11 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 
 STENCIL_TTL = 24 * 3600
 # Process-local copies: enough for every layout and zone of a few events, bounded in bytes.
-LOCAL_BYTES = 96 * 1024 * 1024
+LOCAL_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -165,10 +166,14 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
     found = _local.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
-    found = cache.get(key)
+    # Without Redis the default cache lives in this process too: a second (pickled) copy there
+    # would only double the memory.
+    shared = not isinstance(caches["default"], LocMemCache)
+    found = cache.get(key) if shared else None
     if found is None:
         found = build()
-        cache.set(key, found, STENCIL_TTL)
+        if shared:
+            cache.set(key, found, STENCIL_TTL)
     _local.put(key, found)
     return found  # type: ignore[no-any-return]
 
