@@ -136,6 +136,7 @@ _SIZES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 def _wrk(url: str, *, duration: int, connections: int, headers: list[str]) -> dict[str, float]:
     command = [
         "wrk", f"-c{connections}", f"-t{min(connections, 2)}", f"-d{duration}s", "--latency",
+        "--timeout", "30s",
         "-H", "Accept-Encoding: gzip, br",
     ]  # fmt: skip
     for header in headers:
@@ -167,7 +168,9 @@ def measure(
     base: str, path: str, *, master: int, duration: int, connections: int, headers: list[str]
 ) -> Result:
     pids = _worker_pids(master)
-    try:  # warm the workers' caches once
+    # Warm every worker (each builds its pages once per schedule version) before measuring.
+    _wrk(base + path, duration=2, connections=connections, headers=headers)
+    try:  # and check that the URL answers
         asked = urllib.request.Request(  # noqa: S310 - our own server on loopback
             base + path, headers=dict(h.split(": ", 1) for h in headers)
         )

@@ -162,3 +162,28 @@ def test_a_session_page_lists_the_next_sessions_of_its_track_and_links_to_all(
     last = client.get("/track/sessions/t18/").content.decode()
     tail = last[last.index('id="related-heading"') :]
     assert re.findall(r">Talk (\d\d)</a>", tail) == ["13", "14", "15", "16", "17", "19"]
+
+
+def test_threads_asking_for_one_missing_page_build_it_once() -> None:
+    import threading
+
+    from confsched.web.stencils import kept
+
+    builds = []
+    started = threading.Event()
+
+    def build() -> Stencil:
+        builds.append(1)
+        started.wait(0.5)  # the other threads ask while this one builds
+        return Stencil(["<p>page</p>"], stars={})
+
+    found: list[Stencil] = []
+    threads = [
+        threading.Thread(target=lambda: found.append(kept("one-key", build))) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    started.set()
+    for thread in threads:
+        thread.join()
+    assert (len(builds), len({id(stencil) for stencil in found})) == (1, 1)

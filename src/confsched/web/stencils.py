@@ -155,6 +155,8 @@ class _LocalCache:
 
 
 _local = _LocalCache(LOCAL_BYTES)
+_building: dict[str, threading.Lock] = {}
+_building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
 
 
@@ -166,15 +168,24 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
     found = _local.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
-    # Without Redis the default cache lives in this process too: a second (pickled) copy there
-    # would only double the memory.
-    shared = not isinstance(caches["default"], LocMemCache)
-    found = cache.get(key) if shared else None
-    if found is None:
-        found = build()
-        if shared:
-            cache.set(key, found, STENCIL_TTL)
-    _local.put(key, found)
+    # One build per key in this process: the threads that ask meanwhile wait for it rather than
+    # each building the same 5,000-session page at once.
+    with _building_guard:
+        building = _building.setdefault(key, threading.Lock())
+    with building:
+        found = _local.get(key)
+        if found is None:
+            # Without Redis the default cache lives in this process too: a second (pickled)
+            # copy there would only double the memory.
+            shared = not isinstance(caches["default"], LocMemCache)
+            found = cache.get(key) if shared else None
+            if found is None:
+                found = build()
+                if shared:
+                    cache.set(key, found, STENCIL_TTL)
+            _local.put(key, found)
+    with _building_guard:
+        _building.pop(key, None)
     return found  # type: ignore[no-any-return]
 
 
