@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
@@ -165,9 +165,9 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
 
     Keys name the schedule version they were built from, so nothing kept can be stale.
     """
-    found = _local.get(key)
+    found: Any = _local.get(key)
     if found is not None:
-        return found  # type: ignore[return-value]
+        return cast(SizedT, found)
     # One build per key in this process: the threads that ask meanwhile wait for it rather than
     # each building the same 5,000-session page at once.
     with _building_guard:
@@ -186,7 +186,7 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
             _local.put(key, found)
     with _building_guard:
         _building.pop(key, None)
-    return found  # type: ignore[no-any-return]
+    return cast(SizedT, found)
 
 
 def stencil_for(key: str, build: Callable[[], Stencil]) -> Stencil:
