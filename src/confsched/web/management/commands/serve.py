@@ -70,6 +70,8 @@ class Command(BaseCommand):
             "threads": 4,
             "accesslog": "-",
             "timeout": 30,
+            # Phones starring every few seconds keep their connection (gunicorn's default is 2 s).
+            "keepalive": 5,
             "graceful_timeout": 10,
         }
 
