@@ -187,3 +187,13 @@ def test_threads_asking_for_one_missing_page_build_it_once() -> None:
     for thread in threads:
         thread.join()
     assert (len(builds), len({id(stencil) for stencil in found})) == (1, 1)
+
+
+@pytest.mark.parametrize("path", ["sessions/no-such-session/", "speakers/nobody/"])
+def test_a_page_that_is_not_there_is_404_each_time_and_leaves_nothing_behind(
+    client: Client, demo_event, path: str
+) -> None:
+    from confsched.web import stencils
+
+    statuses = [client.get(BASE + path).status_code for _ in range(2)]
+    assert (statuses, stencils._building) == ([404, 404], {})

@@ -172,26 +172,24 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
     # each building the same 5,000-session page at once.
     with _building_guard:
         building = _building.setdefault(key, threading.Lock())
-    with building:
-        found = _local.get(key)
-        if found is None:
-            # Without Redis the default cache lives in this process too: a second (pickled)
-            # copy there would only double the memory.
-            shared = not isinstance(caches["default"], LocMemCache)
-            found = cache.get(key) if shared else None
+    try:
+        with building:
+            found = _local.get(key)
             if found is None:
-                found = build()
-                if shared:
-                    cache.set(key, found, STENCIL_TTL)
-            _local.put(key, found)
-    with _building_guard:
-        _building.pop(key, None)
+                # Without Redis the default cache lives in this process too: a second
+                # (pickled) copy there would only double the memory.
+                shared = not isinstance(caches["default"], LocMemCache)
+                found = cache.get(key) if shared else None
+                if found is None:
+                    found = build()
+                    if shared:
+                        cache.set(key, found, STENCIL_TTL)
+                _local.put(key, found)
+    finally:
+        # Also when the build fails (a page that is a 404): no lock is left behind per key.
+        with _building_guard:
+            _building.pop(key, None)
     return cast(SizedT, found)
-
-
-def stencil_for(key: str, build: Callable[[], Stencil]) -> Stencil:
-    """The stencil stored under `key`, else built and kept."""
-    return kept(key, build)
 
 
 def forget_local_stencils() -> None:
