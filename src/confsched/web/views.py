@@ -27,7 +27,7 @@ from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
-from confsched.web.stencils import Markers, Stencil, stencil_for
+from confsched.web.stencils import Markers, Stencil, kept
 from confsched.web.structured_data import session_json_ld
 from confsched.web.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
@@ -112,15 +112,15 @@ def _personal_page(
     in for this request."""
     starred = stars.starred_ids(request, event)
     if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which stencils must equal
-        return remember_zone(render(None, starred)[0], viewer)
-    is_fragment = bool(request.htmx and request.htmx.target == "results")
+        return render(None, starred)[0]
     key = "page:" + hashlib.sha256(
         "\n".join(
             (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key,
-             "fragment" if is_fragment else "page", request.build_absolute_uri())
+             "fragment" if _is_results_fragment(request) else "page",
+             request.build_absolute_uri())
         ).encode()
     ).hexdigest()  # fmt: skip
-    stencil = stencil_for(key, lambda: _stencil(request, render))
+    stencil = kept(key, lambda: _stencil(request, render))
     token = get_token(request)
     # The same page for this person until the schedule, their stars or their CSRF secret
     # change: a phone re-checking it gets a bare 304. Weak: each body masks the token anew.
@@ -180,11 +180,16 @@ def _marked(markers: Markers | None) -> dict[str, Any]:
     }
 
 
+def _is_results_fragment(request: HttpRequest) -> bool:
+    """htmx asks for the results only, when a filter changes."""
+    return bool(request.htmx and request.htmx.target == "results")
+
+
 def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     """The list or the grid."""
     event = _event(slug)
     viewer = viewer_zone(request, event)
-    is_fragment = bool(request.htmx and request.htmx.target == "results")
+    is_fragment = _is_results_fragment(request)
     return _personal_page(
         request, event, viewer, name=layout,
         render=lambda markers, starred: _schedule_page(
@@ -303,12 +308,13 @@ def grid(request: HttpRequest, event: str) -> HttpResponse:
 @require_GET
 def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     event_row = _event(event)
-    session = queries.session_for_key(event_row, key)
-    if session is None:
-        raise Http404(f"No session {key!r}")
     viewer = viewer_zone(request, event_row)
 
     def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
+        # Looked up only when the page is built: a kept page needs no session row.
+        session = queries.session_for_key(event_row, key)
+        if session is None:
+            raise Http404(f"No session {key!r}")
         url = request.build_absolute_uri(session.get_absolute_url())
         attach_star_urls([session], event=event_row)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
@@ -351,12 +357,12 @@ def speakers(request: HttpRequest, event: str) -> HttpResponse:
 @require_GET
 def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     event_row = _event(event)
-    person = queries.speaker_for_key(event_row, key)
-    if person is None:
-        raise Http404(f"No speaker {key!r}")
     viewer = viewer_zone(request, event_row)
 
     def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
+        person = queries.speaker_for_key(event_row, key)  # only when the page is built
+        if person is None:
+            raise Http404(f"No speaker {key!r}")
         page = _page(
             request, "confsched/speaker.html", event=event_row, viewer=viewer, speaker=person,
             nav="speakers", sessions=queries.sessions_of_speaker(person),
