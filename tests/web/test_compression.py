@@ -44,7 +44,7 @@ def test_each_gzip_body_is_padded_to_a_different_length() -> None:
 
 def test_a_body_compressed_ahead_is_sent_as_it_is() -> None:
     response = _html()
-    response.precompressed = {"gzip": b"made-once"}
+    response.gzipped = b"made-once"
     sent = _through(response, "gzip, br")
     assert (sent["Content-Encoding"], sent.content) == ("gzip", b"made-once")
     # Brotli is not made: a client taking brotli alone gets the page plain.

@@ -3,12 +3,12 @@
 A schedule page of 1,000 sessions is 1.4 MB of HTML and about 60 KB gzipped; on conference
 Wi-Fi that is the difference that matters. Pages are compressed per request with ISA-L's gzip
 (a millisecond for a megabyte, where zlib's default level takes eight). Bodies that are the same
-for everyone and cached (exports, feeds) carry a `precompressed` body, made once per schedule
+for everyone and cached (exports, feeds) carry their `gzipped` body, made once per schedule
 version. Brotli is left out on purpose: installed, it also makes WhiteNoise compress every
 static file at brotli's slowest level whenever `serve` collects them.
 
 BREACH: pages that carry a CSRF token are safe as Django masks the token anew for every
-response; every gzip body also carries 1-100 random bytes in its header's file name field
+response; every gzip body also carries 2-100 random bytes in its header's file name field
 (as Django's own GZipMiddleware does), so lengths do not repeat.
 """
 
@@ -70,17 +70,16 @@ class CompressionMiddleware:
             or not response.get("Content-Type", "").startswith(_COMPRESSIBLE)
         ):
             return response
-        precompressed: dict[str, bytes] = getattr(response, "precompressed", {})
-        if len(response.content) < MIN_SIZE and not precompressed:
+        gzipped: bytes | None = getattr(response, "gzipped", None)
+        if len(response.content) < MIN_SIZE and gzipped is None:
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
         accepted = accepted_encodings(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-        if "gzip" in accepted or "*" in accepted:
-            coding, body = "gzip", precompressed.get("gzip") or gzip_bytes(response.content)
-        else:
+        if not accepted & {"gzip", "*"}:
             return response
+        body = gzip_bytes(response.content) if gzipped is None else gzipped
         response.content = body
-        response["Content-Encoding"] = coding
+        response["Content-Encoding"] = "gzip"
         response["Content-Length"] = str(len(body))
         etag = response.get("ETag")
         if etag and not etag.startswith("W/"):
@@ -100,5 +99,5 @@ class Rendition:
 
     def response(self, content_type: str) -> HttpResponse:
         response = HttpResponse(self.body, content_type=content_type)
-        response.precompressed = {"gzip": self.gzip}  # type: ignore[attr-defined]
+        response.gzipped = self.gzip  # type: ignore[attr-defined]
         return response
