@@ -177,6 +177,11 @@ class Session(models.Model):
         return reverse("web:session", kwargs={"event": self.event.slug, "key": self.key})
 
     @property
+    def is_published(self) -> bool:
+        """What attendees see; the row's own form of SessionQuerySet.published()."""
+        return self.starts_at is not None and not self.needs_review
+
+    @property
     def full_title(self) -> str:
         return f"{self.kind}: {self.title}" if self.kind else self.title
 

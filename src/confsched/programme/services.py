@@ -191,9 +191,9 @@ def _with_safe_keys(programme: pm.Programme) -> pm.Programme:
 # Times outside these years are mistakes in a schedule, and near year 1 or 9999 a zone's offset
 # overflows Python's datetime on every page that shows them.
 EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
+_WEB_ADDRESS = re.compile(r"https?://[^\s/]", re.IGNORECASE)
 # C0 controls other than tab, line feed and carriage return: PostgreSQL refuses NUL in text, XML
 # refuses them all. Lone surrogates (from JSON "\\ud800") cannot be written as UTF-8.
-_WEB_ADDRESS = re.compile(r"https?://[^\s/]", re.IGNORECASE)
 _UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 
@@ -426,13 +426,7 @@ def load_programme(
     }  # fmt: skip
     # Speakers and facets by id, not joined into every row: an unchanged re-import of 5,000
     # sessions then builds 5,000 model objects instead of 35,000.
-    stored_links: dict[int, list[tuple[int, str]]] = {}
-    for session_id, speaker_id, affiliation in (
-        SessionSpeaker.objects.filter(session__event=event)
-        .order_by("session_id", "position")
-        .values_list("session_id", "speaker_id", "affiliation")
-    ):
-        stored_links.setdefault(session_id, []).append((speaker_id, affiliation))
+    stored_links = _speaker_links(event, "speaker_id")
     facet_rows: dict[str, dict[int, Facet]] = {
         "room": {row.pk: row for row in rooms.values()},
         "track": {row.pk: row for row in tracks.values()},
@@ -518,8 +512,7 @@ def load_programme(
             # Only what attendees could see is cancelled by absence: a session with no time or
             # waiting for review is in no export and in no format but Sched pages and CSV, so
             # a file without it (our own export included) says nothing about it.
-            is_published = row.starts_at is not None and not row.needs_review
-            if row.key not in present and is_published and not row.is_cancelled:
+            if row.key not in present and row.is_published and not row.is_cancelled:
                 row.is_cancelled = True
                 row.sequence += 1
                 row.save(update_fields=["is_cancelled", "sequence", "updated_at"])
@@ -604,6 +597,22 @@ def _record_version(event: Event, changes: list[Change], *, source: str) -> Sche
     return version
 
 
+def _speaker_links(event: Event, speaker: str) -> dict[int, list[tuple[Any, str]]]:
+    """Per session id, its speakers (the `speaker` field of each) and affiliations in order.
+
+    One join for the whole event, not a prefetch: a prefetch sends every id as a query
+    parameter, and past ~1,000 speakers SQLite refuses the expression as too deep.
+    """
+    links: dict[int, list[tuple[Any, str]]] = {}
+    for session_id, who, affiliation in (
+        SessionSpeaker.objects.filter(session__event=event)
+        .order_by("session_id", "position")
+        .values_list("session_id", speaker, "affiliation")
+    ):
+        links.setdefault(session_id, []).append((who, affiliation))
+    return links
+
+
 def _set_links(session: Session, links: list[tuple[int, str]]) -> None:
     SessionSpeaker.objects.filter(session=session).delete()
     SessionSpeaker.objects.bulk_create(
@@ -622,17 +631,10 @@ def snapshot(event: Event) -> pm.Programme:
         .select_related("room", "track", "level")
         .order_by("starts_at", "key")
     )
-    # One join for every session's speakers, not a prefetch: a prefetch sends every id as a
-    # query parameter, and past ~1,000 speakers SQLite refuses the expression as too deep.
-    links: dict[int, list[pm.SessionSpeaker]] = {}
-    for session_id, speaker_key, affiliation in (
-        SessionSpeaker.objects.filter(session__event=event)
-        .order_by("session_id", "position")
-        .values_list("session_id", "speaker__key", "affiliation")
-    ):
-        links.setdefault(session_id, []).append(
-            pm.SessionSpeaker(speaker_key=speaker_key, affiliation=affiliation)
-        )
+    links = {
+        session_id: [pm.SessionSpeaker(speaker_key=k, affiliation=a) for k, a in pairs]
+        for session_id, pairs in _speaker_links(event, "speaker__key").items()
+    }
     sessions = [
         pm.Session(
             key=row.key,
