@@ -23,10 +23,8 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 import urllib.error
@@ -34,9 +32,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from serving import fresh_site, run, served
+
 ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
-POSTGRES = os.environ.get("CONFSCHED_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 SLUG = "bench"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -93,19 +91,6 @@ class Result:
     bytes_read: int
     cpu_ms: float
     non_2xx: int
-
-
-def _run(args: list[str], env: dict[str, str], **kwargs: object) -> subprocess.CompletedProcess:
-    return subprocess.run(args, env=env, check=True, capture_output=True, text=True, **kwargs)  # noqa: S603 - our own commands
-
-
-def _recreate_postgres_database() -> str:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        connection.execute("DROP DATABASE IF EXISTS confsched_bench")
-        connection.execute("CREATE DATABASE confsched_bench")
-    return f"{POSTGRES}/confsched_bench"
 
 
 def _worker_pids(master: int) -> list[int]:
@@ -199,69 +184,44 @@ def _etag(url: str) -> str:
 
 
 def bench_one(database: str, size: int, args: argparse.Namespace) -> None:
-    data_dir = Path(tempfile.mkdtemp(prefix="confsched-load-"))
-    env = {
-        **os.environ,
-        "CONFSCHED_DATA_DIR": str(data_dir),
-        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SETTINGS_MODULE": "confsched.settings",
-    }
-    env.pop("CONFSCHED_TESTING", None)
-    env.pop("DEBUG", None)
-    if database == "postgres":
-        env["DATABASE_URL"] = _recreate_postgres_database()
-    else:
-        env.pop("DATABASE_URL", None)
-    _run([str(BIN / "confsched"), "migrate", "--noinput"], env)
-    started = time.perf_counter()
-    cookie = _run([sys.executable, "-c", SETUP, str(size)], env).stdout.strip().splitlines()[-1]
-    built = time.perf_counter() - started
-    port = args.port
-    server = subprocess.Popen(  # noqa: S603 - our own command
-        [str(BIN / "confsched"), "serve", "--port", str(port), "--workers", str(args.workers)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}/{SLUG}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base, timeout=30).read()  # noqa: S310 - loopback
-                break
-            except OSError:
-                time.sleep(0.2)
-        print(f"\n{database}, {size} sessions (event built in {built:.1f} s)")
-        print(
-            f"{'page':<18} {'who':<9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-            f"{'CPU ms/req':>10} {'bytes/resp':>11}"
-        )
-        middle = size // 2
-        for label, path, personal in PAGES:
-            if args.only and label not in args.only:
-                continue
-            path = path.format(middle=middle)
-            headers = []
-            if label.endswith(" 304"):
-                headers.append(f"If-None-Match: {_etag(base + path)}")
-            for who in ("visitor", "attendee") if personal else ("visitor",):
-                asked = [*headers, f"Cookie: sessionid={cookie}"] if who == "attendee" else headers
-                result = measure(
-                    base, path, master=server.pid, duration=args.duration,
-                    connections=args.connections, headers=asked,
-                )  # fmt: skip
-                flag = f"  ({result.non_2xx} non-2xx/3xx)" if result.non_2xx else ""
-                print(
-                    f"{label:<18} {who:<9} {result.requests / result.seconds:>8.1f} "
-                    f"{result.p50_ms:>8.1f} {result.p99_ms:>8.1f} {result.cpu_ms:>10.1f} "
-                    f"{result.bytes_read / result.requests:>11.0f}{flag}",
-                    flush=True,
-                )
-        peaks = [_peak_memory_mb(pid) for pid in _worker_pids(server.pid)]
-        print(f"peak memory of the workers (VmHWM): {', '.join(f'{mb:.0f} MB' for mb in peaks)}")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-        shutil.rmtree(data_dir, ignore_errors=True)
+    with fresh_site(database, name="confsched_bench") as env:
+        started = time.perf_counter()
+        cookie = run([sys.executable, "-c", SETUP, str(size)], env).strip().splitlines()[-1]
+        built = time.perf_counter() - started
+        with served(env, port=args.port, workers=args.workers) as server:
+            base = f"http://127.0.0.1:{args.port}/{SLUG}/"
+            print(f"\n{database}, {size} sessions (event built in {built:.1f} s)")
+            print(
+                f"{'page':<18} {'who':<9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+                f"{'CPU ms/req':>10} {'bytes/resp':>11}"
+            )
+            middle = size // 2
+            for label, path, personal in PAGES:
+                if args.only and label not in args.only:
+                    continue
+                path = path.format(middle=middle)
+                headers = []
+                if label.endswith(" 304"):
+                    headers.append(f"If-None-Match: {_etag(base + path)}")
+                for who in ("visitor", "attendee") if personal else ("visitor",):
+                    asked = (
+                        [*headers, f"Cookie: sessionid={cookie}"] if who == "attendee" else headers
+                    )
+                    result = measure(
+                        base, path, master=server.pid, duration=args.duration,
+                        connections=args.connections, headers=asked,
+                    )  # fmt: skip
+                    flag = f"  ({result.non_2xx} non-2xx/3xx)" if result.non_2xx else ""
+                    print(
+                        f"{label:<18} {who:<9} {result.requests / result.seconds:>8.1f} "
+                        f"{result.p50_ms:>8.1f} {result.p99_ms:>8.1f} {result.cpu_ms:>10.1f} "
+                        f"{result.bytes_read / result.requests:>11.0f}{flag}",
+                        flush=True,
+                    )
+            peaks = [_peak_memory_mb(pid) for pid in _worker_pids(server.pid)]
+            print(
+                f"peak memory of the workers (VmHWM): {', '.join(f'{mb:.0f} MB' for mb in peaks)}"
+            )
 
 
 def main() -> None:

@@ -16,22 +16,17 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
+import json
 import random
 import secrets
-import shutil
-import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import textwrap
 import threading
 import time
-from pathlib import Path
 
-BIN = Path(sys.executable).parent
-POSTGRES = os.environ.get("CONFSCHED_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+from serving import fresh_site, run, served
+
 SLUG = "bench"
 
 SETUP = textwrap.dedent(
@@ -67,12 +62,6 @@ COUNT = textwrap.dedent(
     print(json.dumps(found))
     """
 )
-
-
-def _run(args: list[str], env: dict[str, str]) -> str:
-    return subprocess.run(  # noqa: S603 - our own commands
-        args, env=env, check=True, capture_output=True, text=True
-    ).stdout
 
 
 def _attendee(
@@ -111,6 +100,32 @@ def _attendee(
     connection.close()
 
 
+def _load(
+    cookies: list[str], args: argparse.Namespace
+) -> tuple[list[float], list[str], list[dict[str, bool]], float]:
+    """Every attendee's thread for --duration seconds: latencies, errors, what each asked for."""
+    time.sleep(1)
+    latencies: list[float] = []
+    errors: list[str] = []
+    wanted: list[dict[str, bool]] = [{} for _ in cookies]
+    stop = time.monotonic() + args.duration
+    threads = [
+        threading.Thread(
+            target=_attendee,
+            args=(n, cookie, args, args.port, stop, latencies, errors, wanted[n]),
+            daemon=True,
+        )
+        for n, cookie in enumerate(cookies)
+    ]
+    began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - began
+    return latencies, errors, wanted, elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=200)
@@ -121,64 +136,12 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--port", type=int, default=8766)
     args = parser.parse_args()
-    data_dir = Path(tempfile.mkdtemp(prefix="confsched-stars-"))
-    env = {
-        **os.environ,
-        "CONFSCHED_DATA_DIR": str(data_dir),
-        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SETTINGS_MODULE": "confsched.settings",
-    }
-    for name in ("CONFSCHED_TESTING", "DEBUG", "DATABASE_URL"):
-        env.pop(name, None)
-    if args.database == "postgres":
-        import psycopg
-
-        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-            connection.execute("DROP DATABASE IF EXISTS confsched_stars")
-            connection.execute("CREATE DATABASE confsched_stars")
-        env["DATABASE_URL"] = f"{POSTGRES}/confsched_stars"
-    _run([str(BIN / "confsched"), "migrate", "--noinput"], env)
-    import json
-
-    cookies = json.loads(
-        _run([sys.executable, "-c", SETUP, str(args.size), str(args.clients)], env).splitlines()[-1]
-    )
-    server = subprocess.Popen(  # noqa: S603 - our own command
-        [str(BIN / "confsched"), "serve", "--port", str(args.port), "--workers",
-         str(args.workers)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        for _ in range(150):
-            try:
-                http.client.HTTPConnection("127.0.0.1", args.port, timeout=5).request("GET", "/")
-                break
-            except OSError:
-                time.sleep(0.2)
-        time.sleep(1)
-        latencies: list[float] = []
-        errors: list[str] = []
-        wanted: list[dict[str, bool]] = [{} for _ in cookies]
-        stop = time.monotonic() + args.duration
-        threads = [
-            threading.Thread(
-                target=_attendee,
-                args=(n, cookie, args, args.port, stop, latencies, errors, wanted[n]),
-                daemon=True,
-            )
-            for n, cookie in enumerate(cookies)
-        ]
-        began = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - began
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-    stored = json.loads(_run([sys.executable, "-c", COUNT], env).splitlines()[-1])
+    with fresh_site(args.database, name="confsched_stars") as env:
+        made = run([sys.executable, "-c", SETUP, str(args.size), str(args.clients)], env)
+        cookies = json.loads(made.splitlines()[-1])
+        with served(env, port=args.port, workers=args.workers):
+            latencies, errors, wanted, elapsed = _load(cookies, args)
+        stored = json.loads(run([sys.executable, "-c", COUNT], env).splitlines()[-1])
     lost = 0
     for n, asked in enumerate(wanted):
         have = set(stored.get(f"attendee{n}", []))
@@ -194,7 +157,6 @@ def main() -> None:
         f"p95 {centiles[94]:.1f} ms, p99 {centiles[98]:.1f} ms, max {ms[-1]:.1f} ms, "
         f"errors {len(errors)}{' ' + str(sorted(set(errors))) if errors else ''}, lost {lost}"
     )
-    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

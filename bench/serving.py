@@ -1,0 +1,74 @@
+"""What the benchmarks share: a fresh site (data folder, database, migrations) and a running
+`confsched serve` on it, stopped and removed afterwards."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+POSTGRES = os.environ.get("CONFSCHED_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
+
+
+def run(args: list[str], env: dict[str, str]) -> str:
+    """The standard output of one of our own commands; an error stops the benchmark."""
+    return subprocess.run(  # noqa: S603 - our own commands
+        args, env=env, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@contextmanager
+def fresh_site(database: str, *, name: str) -> Iterator[dict[str, str]]:
+    """The environment of a new, migrated site: SQLite in a temporary folder, or a PostgreSQL
+    database `name` dropped and made anew at CONFSCHED_BENCH_POSTGRES."""
+    data_dir = tempfile.mkdtemp(prefix=f"{name}-")
+    env = {
+        **os.environ,
+        "CONFSCHED_DATA_DIR": data_dir,
+        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "confsched.settings",
+    }
+    for variable in ("CONFSCHED_TESTING", "DEBUG", "DATABASE_URL"):
+        env.pop(variable, None)
+    if database == "postgres":
+        import psycopg
+
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name}")
+            connection.execute(f"CREATE DATABASE {name}")
+        env["DATABASE_URL"] = f"{POSTGRES}/{name}"
+    try:
+        run([str(BIN / "confsched"), "migrate", "--noinput"], env)
+        yield env
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextmanager
+def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subprocess.Popen]:
+    """`confsched serve` on 127.0.0.1:`port`, once it answers; stopped on leaving."""
+    server = subprocess.Popen(  # noqa: S603 - our own command
+        [str(BIN / "confsched"), "serve", "--port", str(port), "--workers", str(workers)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(150):  # collectstatic and the first worker: up to 30 s
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()  # noqa: S310 - loopback
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield server
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
