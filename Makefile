@@ -9,12 +9,12 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run demo test test-postgres lint bench bench-load wrk fuzz chromium screenshots clean
+.PHONY: install run demo test test-postgres lint bench bench-load wrk fuzz chromium axe screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,semantic]"
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -42,10 +42,22 @@ chromium:
 		fi; \
 	fi
 
-test: install chromium
+# The accessibility tests inject axe-core, the npm registry's package, into every page.
+AXE := var/npm/node_modules/axe-core/axe.min.js
+AXE_VERSION := 4.14.1
+$(AXE):
+	@if command -v npm >/dev/null; then \
+		npm install --no-save --no-audit --no-fund --silent --prefix var/npm axe-core@$(AXE_VERSION); \
+	else \
+		echo "npm is missing: install Node.js to run the accessibility tests."; \
+	fi
+
+axe: $(AXE)
+
+test: install chromium axe
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-test-postgres: install chromium
+test-postgres: install chromium axe
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -77,6 +89,7 @@ wrk:
 bench-load: install wrk
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 	$(BIN)/python bench/stars.py --clients 200 --interval 2 --duration 30 --workers 4
+	$(BIN)/python bench/exports.py
 
 screenshots: install
 	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -39,7 +40,6 @@ ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -53,13 +53,13 @@ INSTALLED_APPS = [
     "confsched.programme",
     "confsched.agenda",
     "confsched.web",
+    # After our apps: our registration/* templates (log-in, password pages) win over its own.
+    "django.contrib.admin",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Before anything reads the body (CSRF reads POST): an oversized one is refused unread.
-    "confsched.web.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses what the middleware below made (ConditionalGet's ETags are of plain bodies).
     "confsched.web.compression.CompressionMiddleware",
@@ -69,6 +69,10 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before anything reads the body (CSRF reads POST in process_view, which comes after every
+    # middleware's own call): an oversized one is refused unread. After authentication, which
+    # reads none, since staff may send whole programmes to the admin's import page.
+    "confsched.web.middleware.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -181,7 +185,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG or TESTING
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "confsched.web.static_storage.StaticStorage"
         )
     },
 }
@@ -211,6 +215,9 @@ if _flag("CONFSCHED_HTTPS"):
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
+        # Speakers' pictures live on the sources' sites (Sched, Sessionize, pretalx): images,
+        # and only images, may come from any https address.
+        "img-src": ["'self'", "https:"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],
@@ -219,11 +226,17 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Nothing the site takes from the web (sign-up, log-in, stars, the admin's forms) comes near a
-# megabyte; imports go through the command line. RequestBodyLimitMiddleware answers 413 above
-# this, and Django's own limits follow it, so an accepted body never spills to a temporary file.
+# megabyte. RequestBodyLimitMiddleware answers 413 above this, and Django's own limits follow
+# it, so such a body never spills to a temporary file.
 CONFSCHED_MAX_REQUEST_BYTES = int(os.environ.get("CONFSCHED_MAX_REQUEST_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CONFSCHED_MAX_REQUEST_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = CONFSCHED_MAX_REQUEST_BYTES
+# Except the admin's import page, for staff: whole programmes (5,000 sessions are ~10 MB), as
+# much as a URL may give (interchange.fetch.MAX_BYTES). Files past the limit above go to a
+# temporary file while they are read, not to memory.
+CONFSCHED_MAX_IMPORT_BYTES = int(
+    os.environ.get("CONFSCHED_MAX_IMPORT_BYTES", str(50 * 1024 * 1024))
+)
 # The admin's biggest form, a full changelist page of editable positions, sends about 210.
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 500
 DATA_UPLOAD_MAX_NUMBER_FILES = 10
@@ -234,6 +247,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("CONFSCHED_LOG_LEVEL", "WARNING")},
 }
+
+# Where the footer's "confsched" link leads (an http(s) address); unset, the site's /about/.
+CONFSCHED_PROJECT_URL = os.environ.get("CONFSCHED_PROJECT_URL", "").strip()
+if CONFSCHED_PROJECT_URL and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", CONFSCHED_PROJECT_URL):
+    raise ImproperlyConfigured(
+        f"CONFSCHED_PROJECT_URL must be an http:// or https:// address: {CONFSCHED_PROJECT_URL!r}"
+    )
 
 # The event the site's root address leads to; the first event when unset.
 CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")

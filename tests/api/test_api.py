@@ -125,12 +125,14 @@ def test_versions_and_changes(client: Client, demo_event, demo_programme) -> Non
     edited.sessions = [
         replace(s, room="Master Stage") if s.key == TORCHJD else s for s in demo_programme.sessions
     ]
-    load_programme(demo_event, edited, source="import: v2")
+    load_programme(demo_event, edited, source="import: /srv/imports/secret/schedule.xml")
     versions = client.get(f"{API}/versions").json()
     assert [(v["number"], v["summary"], len(v["changes"])) for v in versions["items"]] == [
         (2, "1 new room", 1),
         (1, "29 added", 29),
     ]
+    # As the public change log says it: no folder of the server's.
+    assert versions["items"][0]["source"] == "imported from schedule.xml"
     changes = client.get(f"{API}/changes?page_size=1").json()
     assert changes["count"] == 30
     assert {k: changes["items"][0][k] for k in ("version", "session_key", "kind", "description")} == {
@@ -154,6 +156,7 @@ def test_openapi_document_and_docs_page(client: Client) -> None:
         "/api/v1/events/{slug}",
         "/api/v1/events/{slug}/changes",
         "/api/v1/events/{slug}/levels",
+        "/api/v1/events/{slug}/plan",
         "/api/v1/events/{slug}/rooms",
         "/api/v1/events/{slug}/sessions",
         "/api/v1/events/{slug}/sessions/{key}",
@@ -235,7 +238,7 @@ SESSION_PARAMETERS = "date, level, page, page_size, q, room, slides, track, tz"
         (
             "/speakers",
             "sort=name",
-            "unknown query parameter 'sort': this operation takes page, page_size",
+            "unknown query parameter 'sort': this operation takes page, page_size, q",
         ),
         (
             "/rooms",

@@ -66,22 +66,58 @@ def demo_live(transactional_db, live_server) -> str:  # noqa: ANN001 - pytest fi
 
 
 @pytest.fixture
-def new_context(browser) -> Iterator[Callable[..., object]]:  # noqa: ANN001 - pytest fixture
-    """Make fresh browser contexts (desktop-sized unless told); all closed after the test."""
+def new_context(browser, transactional_db) -> Iterator[Callable[..., object]]:  # noqa: ANN001
+    """Make fresh browser contexts (desktop-sized unless told); all closed after the test,
+    before the database is emptied (the fixture asks for it so as to be torn down first): no
+    page of a closing test still talks to the live server while its database is flushed."""
     contexts = []
 
     def make(**options: object) -> object:
+        # The offline worker keeps fetching pages after a test ends, and the live server's
+        # database cannot be flushed under it: only the offline tests let it run, and they
+        # wait for it below.
+        options.setdefault("service_workers", "block")
         options.setdefault("viewport", DESKTOP)
         options.setdefault("locale", "en-GB")
         options.setdefault("timezone_id", "Europe/Paris")
         context = browser.new_context(**options)
         context.set_default_timeout(10_000)
-        contexts.append(context)
+        contexts.append(_Settling(context, options["service_workers"] == "allow"))
         return context
 
     yield make
-    for context in contexts:
-        context.close()
+    for settling in contexts:
+        settling.close()
+
+
+class _Settling:
+    """A browser context that, when closed, first lets its requests end (the service worker's
+    included: Playwright reports them on the context), so that the live server is not in the
+    middle of one when the test's database is flushed ("database table is locked")."""
+
+    SETTLE_MS = 10_000
+
+    def __init__(self, context, worker: bool) -> None:  # noqa: ANN001 - a Playwright context
+        self.context = context
+        self.worker = worker
+        self.open: set[object] = set()
+        context.on("request", lambda request: self.open.add(request))
+        context.on("requestfinished", lambda request: self.open.discard(request))
+        context.on("requestfailed", lambda request: self.open.discard(request))
+
+    def close(self) -> None:
+        pages = [p for p in self.context.pages if p.url.startswith("http")]
+        if pages:
+            if self.worker:  # installing the worker fetches the pages it keeps
+                pages[0].evaluate(
+                    "Promise.race([navigator.serviceWorker.ready,"
+                    f" new Promise((r) => setTimeout(r, {self.SETTLE_MS}))]).then(() => true)"
+                )
+            waited = 0
+            while self.open and waited < self.SETTLE_MS:
+                pages[0].wait_for_timeout(20)
+                waited += 20
+        self.context.close()
 
 
 @pytest.fixture

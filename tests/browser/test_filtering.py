@@ -150,7 +150,7 @@ def test_unchecking_a_box_drops_its_filter(page, demo_live):  # noqa: ANN001
 def test_clear_all_shows_every_session(page, demo_live):  # noqa: ANN001
     page.goto(demo_live + "?track=training-systems&level=intermediate")
     expect(page.locator("p.summary")).to_have_text("Showing 4 of 28 sessions.")
-    page.get_by_role("link", name="Clear all").click()
+    page.locator("#filters").get_by_role("link", name="Clear all").click()
     expect(page.locator("p.summary")).to_have_text("Showing 28 of 28 sessions.")
     assert filter_params(page.url) == {}
     assert checked_boxes(page) == []

@@ -14,7 +14,6 @@ import uuid
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from confsched.core.errors import ParseError
@@ -29,6 +28,8 @@ from confsched.interchange.c3voc_json import (
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched_pages import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
+from tests.interchange.schemas import schema_errors as errors_of
+from tests.interchange.schemas import schema_validator
 
 CEST = timezone(timedelta(hours=2))
 CET = timezone(timedelta(hours=1))
@@ -40,35 +41,8 @@ def sample(shared_dir: Path, name: str) -> bytes:
     return (shared_dir / "formats" / "samples" / "c3voc-json" / name).read_bytes()
 
 
-def validator(shared_dir: Path) -> jsonschema.Draft6Validator:
-    """schema.json with every format it uses checked, "date-time" and "uri" included.
-
-    jsonschema checks those two only with optional packages; without them it passes anything.
-    """
-    schema = json.loads((shared_dir / "formats" / "schema.json").read_text())
-    checker = jsonschema.FormatChecker()
-
-    @checker.checks("date-time", raises=ValueError)
-    def is_date_time(value: object) -> bool:
-        if not isinstance(value, str):
-            return True
-        if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)", value):
-            return False
-        return datetime.fromisoformat(value).utcoffset() is not None
-
-    @checker.checks("uri")
-    def is_uri(value: object) -> bool:
-        return not isinstance(value, str) or bool(
-            re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+", value)
-        )
-
-    jsonschema.Draft6Validator.check_schema(schema)
-    return jsonschema.Draft6Validator(schema, format_checker=checker)
-
-
 def schema_errors(shared_dir: Path, data: bytes) -> list[str]:
-    found = validator(shared_dir).iter_errors(json.loads(data))
-    return [f"{list(error.absolute_path)}: {error.message}" for error in found]
+    return errors_of(schema_validator(shared_dir, "schema.json"), data)
 
 
 def document(*events: dict, room: str = "Saal 1", **conference: object) -> bytes:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from confsched.core.errors import ParseError
 from confsched.interchange import c3voc_json, frab_xml, sessionize
 from confsched.interchange.c3voc_schedule2 import DESCRIPTION, FORMAT_NAME, looks_like, parse
 from confsched.interchange.programme import Session, SessionSpeaker, Speaker
+from tests.interchange.schemas import schema_validator
 
 CEST = timezone(timedelta(hours=2))
 
@@ -179,26 +179,7 @@ def refusal(data: dict | bytes, **kwargs: str) -> str:
 
 
 def validator(shared_dir: Path) -> jsonschema.Draft6Validator:
-    """schema2.json with "date-time" and "uri" checked (jsonschema passes them unchecked)."""
-    schema = json.loads((shared_dir / "formats" / "schema2.json").read_text())
-    checker = jsonschema.FormatChecker()
-
-    @checker.checks("date-time", raises=ValueError)
-    def is_date_time(value: object) -> bool:
-        if not isinstance(value, str):
-            return True
-        if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)", value):
-            return False
-        return datetime.fromisoformat(value).utcoffset() is not None
-
-    @checker.checks("uri")
-    def is_uri(value: object) -> bool:
-        return not isinstance(value, str) or bool(
-            re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"]+", value)
-        )
-
-    jsonschema.Draft6Validator.check_schema(schema)
-    return jsonschema.Draft6Validator(schema, format_checker=checker)
+    return schema_validator(shared_dir, "schema2.json")
 
 
 # --- the realistic document ------------------------------------------------------------------

@@ -29,8 +29,11 @@ from tests.conftest import ROOT, demo_files
 PARIS = ZoneInfo("Europe/Paris")
 TEMPLATE = ROOT / "docs" / "csv-template.csv"
 HEADER = (
-    "key,title,kind,starts_at,ends_at,timezone,room,track,level,language,speakers,abstract,slides"
+    "key,title,kind,starts_at,ends_at,timezone,room,track,level,language,speakers,abstract,slides,"
+    "links"
 )
+# The template shows every column but links (each column but title and starts_at is optional).
+TEMPLATE_HEADER = HEADER.removesuffix(",links")
 TIME_HINT = "(expected e.g. 2026-04-07T11:00 or 2026-04-07 11:00+02:00)"
 
 
@@ -85,7 +88,7 @@ def test_public_names() -> None:
 
 def test_template_is_a_header_and_two_rows_with_bom_and_crlf() -> None:
     data = TEMPLATE.read_bytes()
-    assert data.startswith(b"\xef\xbb\xbf" + HEADER.encode() + b"\r\n")
+    assert data.startswith(b"\xef\xbb\xbf" + TEMPLATE_HEADER.encode() + b"\r\n")
     records = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
     assert len(records) == 3
     assert looks_like(data.decode("utf-8-sig"))
@@ -386,7 +389,7 @@ def test_refuses_an_empty_file() -> None:
     message = (
         "sessions.csv: the file is empty; expected a header row naming the columns (key, title, "
         "kind, starts_at, ends_at, timezone, room, track, level, language, speakers, abstract, "
-        "slides) and one row per session"
+        "slides, links) and one row per session"
     )
     assert refusal(b"") == message
     assert refusal(b"\xef\xbb\xbf\r\n\r\n") == message
@@ -654,11 +657,11 @@ def small_programme() -> Programme:
 def test_render_exact_bytes() -> None:
     assert render(small_programme(), slug="small").decode("utf-8") == (
         "\ufeff" + HEADER + "\r\n"
-        "a,Opening,,2026-06-02T10:00+02:00,,Europe/Paris,,,,fr,,,no\r\n"
+        "a,Opening,,2026-06-02T10:00+02:00,,Europe/Paris,,,,fr,,,no,\r\n"
         "b,'=1+1,Talk,2026-06-02T10:00+02:00,2026-06-02T10:30:15+02:00,Europe/Paris,Room 1,,,,"
         '"Ada Lovelace (Royal Society); Smith, Jones; Prince (The Artist) ()",'
-        '"\'- first point\nSecond line, with ""quotes"".",yes\r\n'
-        "0,Later,,2026-06-02T11:00+02:00,,Europe/Paris,,,,,,,no\r\n"
+        '"\'- first point\nSecond line, with ""quotes"".",yes,\r\n'
+        "0,Later,,2026-06-02T11:00+02:00,,Europe/Paris,,,,,,,no,\r\n"
     )
 
 
@@ -688,7 +691,7 @@ def test_render_depends_on_the_programme_only() -> None:
 def test_render_without_zone_writes_utc() -> None:
     programme = dataclasses.replace(small_programme(), timezone="")
     lines = render(programme, slug="small").decode("utf-8-sig").split("\r\n")
-    assert lines[1] == "a,Opening,,2026-06-02T08:00+00:00,,,,,,fr,,,no"
+    assert lines[1] == "a,Opening,,2026-06-02T08:00+00:00,,,,,,fr,,,no,"
     assert parse(render(programme, slug="small"), source="export.csv").timezone == ""
 
 

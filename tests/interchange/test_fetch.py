@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import parse_qs
 
 import pytest
@@ -25,7 +26,7 @@ from django.core.management import CommandError, call_command
 
 from confsched.core.errors import ParseError
 from confsched.interchange import fetch
-from confsched.interchange.fetch import read_source
+from confsched.interchange.fetch import Fetched, fetch_url, read_source
 from confsched.programme.models import Event
 
 BODY = b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
@@ -43,10 +44,13 @@ PUBLIC_NAME = "schedule.example.org"
 # A global address: the connection seam sends connections to it to the loopback test server.
 PUBLIC_ADDRESS = "93.184.215.14"
 TRICKLE_SECONDS = 0.3
+LAST_MODIFIED = "Tue, 07 Apr 2026 08:00:00 GMT"
 
 
 class Handler(BaseHTTPRequestHandler):
     hits: Counter[str] = Counter()
+    # The validators /conditional was sent, in order.
+    seen: ClassVar[list[tuple[str | None, str | None]]] = []
 
     def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
         path, _, query = self.path.partition("?")
@@ -74,6 +78,25 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(302)
             self.send_header("Location", "/loop")
             self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif path == "/conditional":
+            # 304 when the client already holds this version, by either validator.
+            self.seen.append((self.headers["If-None-Match"], self.headers["If-Modified-Since"]))
+            if self.headers["If-None-Match"] == '"v1"' or self.headers["If-Modified-Since"] == (
+                LAST_MODIFIED
+            ):
+                self.send_response(304)
+                self.send_header("ETag", '"v1"')
+                self.end_headers()
+            else:
+                self.send_response(200)
+                self.send_header("ETag", '"v1"')
+                self.send_header("Last-Modified", LAST_MODIFIED)
+                self.send_header("Content-Length", str(len(BODY)))
+                self.end_headers()
+                self.wfile.write(BODY)
+        elif path == "/not-modified":
+            self.send_response(304)
             self.end_headers()
         elif path == "/trickle-body":
             self.send_response(200)
@@ -423,3 +446,54 @@ def test_files_and_their_size_limit(tmp_path: Path) -> None:
     with pytest.raises(ParseError) as caught:
         read_source(str(tmp_path / "nope.ics"))
     assert str(caught.value) == f"{tmp_path / 'nope.ics'}: cannot read: No such file or directory"
+
+
+def test_fetch_url_sends_the_callers_headers_and_returns_status_and_headers(server: str) -> None:
+    Handler.seen.clear()
+    answer = fetch_url(f"{server}/conditional", allow_private=True)
+    assert (answer.status, answer.body, answer.is_not_modified) == (200, BODY, False)
+    assert (answer.headers["etag"], answer.headers["last-modified"]) == ('"v1"', LAST_MODIFIED)
+    assert Handler.seen == [(None, None)]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"If-None-Match": '"v1"'}, {"If-Modified-Since": LAST_MODIFIED}],
+    ids=["etag", "last-modified"],
+)
+def test_fetch_url_answers_304_to_a_conditional_request(
+    server: str, headers: dict[str, str]
+) -> None:
+    Handler.seen.clear()
+    answer = fetch_url(f"{server}/conditional", headers=headers, allow_private=True)
+    assert answer == Fetched(304, answer.headers, b"")
+    assert answer.is_not_modified
+    assert answer.headers["etag"] == '"v1"'
+    assert Handler.seen == [(headers.get("If-None-Match"), headers.get("If-Modified-Since"))]
+
+
+def test_a_304_to_a_plain_request_is_an_error(server: str) -> None:
+    assert refusal(f"{server}/not-modified", allow_private=True) == (
+        f"{server}/not-modified: the server answered 304 Not Modified"
+    )
+    with pytest.raises(ParseError) as caught:
+        fetch_url(f"{server}/not-modified", allow_private=True)
+    assert str(caught.value) == f"{server}/not-modified: the server answered 304 Not Modified"
+
+
+def test_fetch_url_checks_addresses_as_read_source_does(server: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        fetch_url(f"{server}/conditional", headers={"If-None-Match": '"v1"'})
+    assert str(caught.value) == (
+        f"{server}/conditional: refused: 127.0.0.1 is a loopback address; {HINT}"
+    )
+
+
+def test_the_callers_headers_follow_a_redirect(server: str) -> None:
+    Handler.seen.clear()
+    answer = fetch_url(
+        f"{server}/redirect?to=/conditional", headers={"If-None-Match": '"v1"'},
+        allow_private=True,
+    )  # fmt: skip
+    assert answer.status == 304
+    assert Handler.seen == [('"v1"', None)]

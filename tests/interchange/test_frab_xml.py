@@ -30,7 +30,13 @@ from confsched.interchange.frab_xml import (
     parse,
     render,
 )
-from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.programme import (
+    Programme,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+    Speaker,
+)
 from confsched.interchange.sched_pages import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
 
@@ -604,6 +610,7 @@ def test_event_fields_and_persons() -> None:
             SessionSpeaker("0c16ffaa-709d-599f-959f-9a38b911361a"),
             SessionSpeaker("alan-turing"),
         ),
+        links=(SessionLink(url="https://x.example", title="x"),),
     )
     assert programme.speakers == [
         Speaker(key="4", name="Ada Lovelace"),

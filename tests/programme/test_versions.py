@@ -141,6 +141,8 @@ def test_an_admin_edit_is_recorded_as_a_change(client: Client, demo_event) -> No
             "review_note": "",
             "speaker_links-TOTAL_FORMS": "0", "speaker_links-INITIAL_FORMS": "0",
             "speaker_links-MIN_NUM_FORMS": "0", "speaker_links-MAX_NUM_FORMS": "1000",
+            "links-TOTAL_FORMS": "0", "links-INITIAL_FORMS": "0",
+            "links-MIN_NUM_FORMS": "0", "links-MAX_NUM_FORMS": "1000",
         },
     )  # fmt: skip
     assert response.status_code == 302, response.content.decode()[:3000]

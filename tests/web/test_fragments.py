@@ -57,6 +57,10 @@ def test_an_admin_edit_shows_at_once_on_cached_pages(client: Client, demo_event)
             "speaker_links-INITIAL_FORMS": "0",
             "speaker_links-MIN_NUM_FORMS": "0",
             "speaker_links-MAX_NUM_FORMS": "1000",
+            "links-TOTAL_FORMS": "0",
+            "links-INITIAL_FORMS": "0",
+            "links-MIN_NUM_FORMS": "0",
+            "links-MAX_NUM_FORMS": "1000",
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -9,6 +9,7 @@ next request.
 
 from __future__ import annotations
 
+import gzip
 import re
 from dataclasses import replace
 from datetime import timedelta
@@ -45,8 +46,11 @@ TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+"')
 
 
 def _page(client: Client, path: str, **headers: str) -> tuple[int, str]:
-    response = client.get(BASE + path, headers=headers)
-    return response.status_code, TOKEN.sub(r'\1…"', response.content.decode())
+    response = client.get(BASE + path, headers={"Accept-Encoding": "gzip", **headers})
+    body = response.content
+    if response.get("Content-Encoding") == "gzip":
+        body = gzip.decompress(body)
+    return response.status_code, TOKEN.sub(r'\1…"', body.decode())
 
 
 def _visitor_with_stars() -> Client:
@@ -65,12 +69,14 @@ def _attendee_with_stars() -> Client:
     return client
 
 
-@pytest.mark.parametrize("who", ["visitor", "attendee"])
+@pytest.mark.parametrize("who", ["newcomer", "visitor", "attendee"])
 @pytest.mark.parametrize("path", VIEWS)
 def test_a_stenciled_page_is_the_page_a_fresh_render_gives(
     demo_event, settings, who: str, path: str
 ) -> None:
-    client = _visitor_with_stars() if who == "visitor" else _attendee_with_stars()
+    # A newcomer (no stars) gets the kept compressed page with their token spliced in.
+    people = {"newcomer": Client, "visitor": _visitor_with_stars, "attendee": _attendee_with_stars}
+    client = people[who]()
     settings.CONFSCHED_PAGE_STENCILS = False
     fresh = _page(client, path)
     htmx_fresh = _page(client, path, HX_Request="true", HX_Target="results")
@@ -80,9 +86,10 @@ def test_a_stenciled_page_is_the_page_a_fresh_render_gives(
     assert fresh[0] == 200
     assert (built, again, htmx) == (fresh, fresh, htmx_fresh)
     starred = {"": 2, "grid/": 2, f"sessions/{TORCHJD}/": 1, "speakers/": 0}
-    assert fresh[1].count('aria-pressed="true"') == starred.get(
-        path, fresh[1].count('aria-pressed="true"')
+    assert fresh[1].count('aria-pressed="true"') == (
+        0 if who == "newcomer" else starred.get(path, fresh[1].count('aria-pressed="true"'))
     )
+    assert fresh[1].count('name="csrfmiddlewaretoken"') == 1 + (who == "attendee")  # + log-out
 
 
 def test_a_change_to_the_programme_shows_on_the_next_request(
@@ -119,20 +126,53 @@ def test_another_person_never_gets_someone_elses_page(client: Client, demo_event
     assert mine["Cache-Control"] == "private, no-cache"
 
 
-def test_a_stencil_fills_holes_and_stars_in_place() -> None:
+def _stencil() -> Stencil:
     markers = Markers()
-    page = f"<p>{markers.mark('account')}</p>{markers.mark('star', 7)}|{markers.mark('star', 9)}"
-    plain = f"<b>☆{markers.mark('csrf')}</b>"
-    filled = f"<b>★{markers.mark('csrf')}</b>"
-    stencil = Stencil(
-        markers.cut(page),
-        stars={pk: (markers.cut(plain), markers.cut(filled)) for pk in (7, 9)},
+    page = (
+        f"<p>{markers.mark('account')}</p><form>{markers.mark('csrf')}</form>"
+        f"{markers.mark('star', 7)}|{markers.mark('star', 9)}" + "<i>the rest</i>" * 50
     )
+    return Stencil(
+        markers.cut(page), stars={pk: (["<b>☆</b>"], [f"<b>★{pk}</b>"]) for pk in (7, 9)}
+    )
+
+
+def test_a_stencil_fills_holes_and_stars_in_place() -> None:
+    stencil = _stencil()
     values = {"csrf": b"T", "account": b"me"}
-    assert stencil.fill(values=values, starred=set()).decode() == "<p>me</p><b>☆T</b>|<b>☆T</b>"
-    assert stencil.fill(values=values, starred={9, 7}).decode() == "<p>me</p><b>★T</b>|<b>★T</b>"
-    assert stencil.fill(values=values, starred={9, 3}).decode() == "<p>me</p><b>☆T</b>|<b>★T</b>"
-    assert markers.cut(f"a{markers.mark('csrf')}") == ["a", Hole("csrf")]
+    rest = "<i>the rest</i>" * 50
+    assert stencil.fill(values=values, starred=set()).decode() == (
+        "<p>me</p><form>T</form><b>☆</b>|<b>☆</b>" + rest
+    )
+    assert stencil.fill(values=values, starred={9, 7}).decode() == (
+        "<p>me</p><form>T</form><b>★7</b>|<b>★9</b>" + rest
+    )
+    assert stencil.fill(values=values, starred={9, 3}).decode() == (
+        "<p>me</p><form>T</form><b>☆</b>|<b>★9</b>" + rest
+    )
+    markers = Markers()
+    assert markers.cut(f"a{markers.mark('csrf')}") == [b"a", Hole("csrf")]
+
+
+def test_a_stencils_plain_page_gzipped_is_the_plain_fill_with_a_valid_trailer() -> None:
+    stencil = _stencil()
+    values = {"csrf": b"token-1", "account": "Ada Lovelace ✓".encode()}
+    body = stencil.gzip_plain(values=values)
+    # gzip.decompress checks the CRC-32 and length in the trailer.
+    assert gzip.decompress(body) == stencil.fill(values=values, starred=set())
+    other = stencil.gzip_plain(values={"csrf": b"token-2", "account": b""})
+    assert gzip.decompress(other) == stencil.fill(
+        values={"csrf": b"token-2", "account": b""}, starred=set()
+    )
+
+
+def test_a_star_control_may_not_hold_a_hole() -> None:
+    markers = Markers()
+    with pytest.raises(ValueError, match="a star control holds no hole"):
+        Stencil(
+            markers.cut(markers.mark("star", 1)),
+            stars={1: (markers.cut(markers.mark("csrf")), ["x"])},
+        )
 
 
 def test_markers_are_new_for_every_rendering() -> None:

@@ -17,16 +17,20 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Field, NinjaAPI, Query, Schema
 from ninja.errors import HttpError, ValidationError
+from ninja.openapi.docs import Swagger
 from ninja.operation import Operation
 from ninja.pagination import PaginationBase, paginate
 
 from confsched import __version__
+from confsched.agenda.planner import Interests, propose, split_terms
 from confsched.api.schemas import (
     ChangeOut,
     ErrorOut,
     EventOut,
     FacetOut,
     IndexOut,
+    PlanOut,
+    SessionLinkOut,
     SessionOut,
     SessionSpeakerOut,
     SpeakerOut,
@@ -35,8 +39,19 @@ from confsched.api.schemas import (
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
 from confsched.programme import queries
+from confsched.programme.changes import source_label
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.models import Change, Event, Session, Speaker
+
+
+class _Docs(Swagger):
+    """Swagger UI in our page: a language, a main landmark, colours with enough contrast, and
+    no deep links (they put a link inside each operation's button, which screen readers and
+    axe-core refuse as nested controls)."""
+
+    template = "confsched/api_docs.html"
+    default_settings = {"layout": "BaseLayout", "deepLinking": False}
+
 
 api = NinjaAPI(
     title="confsched API",
@@ -48,7 +63,8 @@ api = NinjaAPI(
     ),
     urls_namespace="api-v1",
     # Swagger UI's stylesheet draws its icons as data: images; only the docs page allows them.
-    docs_decorator=csp_update({"img-src": ["'self'", "data:"]}),
+    docs_decorator=csp_update({"img-src": ["data:"]}),
+    docs=_Docs(),
 )
 
 
@@ -180,6 +196,10 @@ def _session_out(request: HttpRequest, session: Session, event: Event) -> dict[s
             SessionSpeakerOut(key=link.speaker.key, name=link.speaker.name, company=link.company)
             for link in session.speaker_links.all()
         ],
+        "links": [
+            SessionLinkOut(kind=link.kind, title=link.title, url=link.url)
+            for link in session.links.all()
+        ],
         "url": _url(request, session.get_absolute_url()), "sequence": session.sequence,
         "updated_at": session.updated_at,
     }  # fmt: skip
@@ -267,9 +287,70 @@ def list_sessions(
         "room": filters.room, "track": filters.track, "level": filters.level,
         "slides": list(filters.slides), "q": [filters.q] if filters.q else [],
     }  # fmt: skip
-    sessions = queries.published_sessions(event)
+    sessions = queries.published_sessions(event, with_links=True)
     result = apply_filters(sessions, parse_filters(params), zone=zone)
     return [_session_out(request, session, event) for session in result.sessions]
+
+
+class PlanQuery(Schema):
+    track: list[str] = Field([], description="track slugs")
+    level: list[str] = Field([], description="level slugs")
+    q: str = Field("", max_length=200, description="keywords, separated by commas")
+    speaker: str = Field("", max_length=200, description="speaker names, separated by commas")
+    must: list[str] = Field([], description="keys of sessions to see whatever else")
+    walk: int | None = Field(
+        None, ge=0, le=240, description="minutes between rooms (the event's setting if absent)"
+    )
+
+
+def _unknown(name: str, values: list[str], known: set[str]) -> str:
+    missing = [value for value in dict.fromkeys(values) if value not in known]
+    if not missing:
+        return ""
+    return f"query parameter {name!r}: no such {name} {', '.join(map(repr, missing[:5]))}"
+
+
+@api.get(
+    "/events/{slug}/plan",
+    response={200: PlanOut, **NOT_FOUND_OR_REFUSED},
+    tags=["sessions"],
+)
+def plan_agenda(request: HttpRequest, slug: str, params: Query[PlanQuery]) -> dict[str, Any]:
+    """A clash-free agenda of the greatest worth: tracks, speakers (3 each), keywords (2 each)
+    and levels (1) add weight; a must-see outweighs all the rest. Time order, with weights."""
+    event = _event(slug)
+    sessions = queries.published_sessions(event)
+    problems = [
+        _unknown("track", params.track, {s.track.slug for s in sessions if s.track}),
+        _unknown("level", params.level, {s.level.slug for s in sessions if s.level}),
+        _unknown("must", params.must, {s.key for s in sessions}).replace("such must", "session"),
+    ]
+    if detail := "; ".join(problem for problem in problems if problem):
+        raise HttpError(422, detail)
+    walk = event.walking_minutes if params.walk is None else params.walk
+    interests = Interests(
+        tracks=frozenset(params.track), levels=frozenset(params.level),
+        keywords=split_terms(params.q), speakers=split_terms(params.speaker),
+        must_see=frozenset(params.must),
+    )  # fmt: skip
+    proposal = propose(sessions, interests, walk=walk)
+    zone = event.zone
+    return {
+        "sessions": [
+            {
+                "key": s.key,
+                "title": s.title,
+                "starts_at": s.starts_at.astimezone(zone),
+                "ends_at": s.ends_at.astimezone(zone) if s.ends_at else None,
+                "room": s.room.slug if s.room else None,
+                "weight": proposal.weights[s.key],
+            }
+            for s in proposal.sessions
+        ],
+        "total": proposal.total,
+        "walk_minutes": walk,
+        "must_clashes": [(a.key, b.key) for a, b in proposal.must_clashes],
+    }
 
 
 @api.get(
@@ -285,14 +366,22 @@ def get_session(request: HttpRequest, slug: str, key: str) -> dict[str, Any]:
     return _session_out(request, session, event)
 
 
+class SpeakerFilters(Schema):
+    q: str = Field("", description="words each starting a word of the name or company")
+
+
 @api.get(
     "/events/{slug}/speakers",
     response={200: list[SpeakerOut], **NOT_FOUND_OR_REFUSED},
     tags=["speakers"],
 )
 @paginate(Page)
-def list_speakers(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
-    return [_speaker_out(request, speaker) for speaker in queries.speakers_listed(_event(slug))]
+def list_speakers(
+    request: HttpRequest, slug: str, filters: Query[SpeakerFilters]
+) -> list[dict[str, Any]]:
+    """Speakers of published sessions by name; `q` as the speakers page's search."""
+    people = queries.speakers_listed(_event(slug), q=filters.q)
+    return [_speaker_out(request, speaker) for speaker in people]
 
 
 @api.get(
@@ -351,7 +440,7 @@ def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
         {
             "number": version.number,
             "created_at": version.created_at,
-            "source": version.source,
+            "source": source_label(version.source),  # the full source only in the admin
             "summary": version.summary,
             "changes": [
                 _change_out(change, version.number, version.created_at)

@@ -26,6 +26,12 @@ class SessionSpeakerOut(Schema):
     company: str
 
 
+class SessionLinkOut(Schema):
+    kind: str  # "slides", "video" or "link"
+    title: str  # "" when the source gives none
+    url: str
+
+
 class SessionOut(Schema):
     key: str
     title: str
@@ -40,6 +46,7 @@ class SessionOut(Schema):
     language: str
     is_cancelled: bool
     speakers: list[SessionSpeakerOut]
+    links: list[SessionLinkOut]
     url: str
     sequence: int
     updated_at: datetime
@@ -97,3 +104,19 @@ class IndexOut(Schema):
     version: str
     confsched_version: str
     links: IndexLinksOut
+
+
+class PlannedSessionOut(Schema):
+    key: str
+    title: str
+    starts_at: datetime
+    ends_at: datetime | None
+    room: str | None  # the room's slug
+    weight: int
+
+
+class PlanOut(Schema):
+    sessions: list[PlannedSessionOut]  # in time order, no two overlapping
+    total: int
+    walk_minutes: int
+    must_clashes: list[tuple[str, str]]  # pairs of must-see keys that cannot both be seen

@@ -21,6 +21,12 @@ A zone name must be one the tz database lists ("Europe/Paris"; not a folder such
 "Europe"). A time within a day of the ends of the calendar (years 1 and 9999) is refused: it
 could not be turned into UTC or a local time.
 
+Links: the `links` column holds a session's links separated by "; " (a semicolon and a space,
+which no web address holds) or by new lines. Each is "[Kind: ][Title ]<address>": the
+address is the last word and starts with http:// or https://; Kind is Slides, Video or Link
+(any case); without it the title and address tell the kind (`links.link_kind`). A slides link
+makes `slides` yes.
+
 Identity: `key` when the row gives one; otherwise the slug of the title and the local start
 ("compilers-for-everyone-2026-04-07-1000"), or of the title alone for a row without a start.
 A speaker's key is the slug of their name.
@@ -40,7 +46,15 @@ from datetime import UTC, datetime, tzinfo
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
-from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.links import link_kind
+from confsched.interchange.programme import (
+    LINK_KINDS,
+    Programme,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+    Speaker,
+)
 from confsched.interchange.zones import programme_zone
 
 FORMAT_NAME = "csv"
@@ -48,7 +62,7 @@ DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.
 
 COLUMNS = (
     "key", "title", "kind", "starts_at", "ends_at", "timezone", "room", "track", "level",
-    "language", "speakers", "abstract", "slides",
+    "language", "speakers", "abstract", "slides", "links",
 )  # fmt: skip
 REQUIRED_COLUMNS = ("title", "starts_at")
 
@@ -65,6 +79,11 @@ _LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0", ""}
 _DELIMITERS = (",", ";", "\t")
+# Links in one cell: separated by "; " or new lines; each "[Kind: ][Title ]<address>".
+_LINK_SEPARATOR = re.compile(r";\s+|;$|\n")
+_SEPARATING_SEMICOLON = re.compile(r";(?=\s|$)")
+_KIND_PREFIX = re.compile(rf"(?P<kind>{'|'.join(LINK_KINDS)})\s*:\s*", re.IGNORECASE)
+_WEB = re.compile(r"https?://\S", re.IGNORECASE)
 # First characters a spreadsheet may read as a formula; "'" so that the guard is reversible.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 
@@ -309,12 +328,34 @@ class _RowReader:
             level=values.get("level", ""),
             language=values.get("language", ""),
             has_slides=slides in _YES,
+            links=self._links(row),
             speakers=tuple(
                 SessionSpeaker(speaker_key=speaker.key, affiliation=speaker.company)
                 for speaker in billed
             ),
         )
         return session, billed
+
+    def _links(self, row: _Row) -> tuple[SessionLink, ...]:
+        links: list[SessionLink] = []
+        for part in _LINK_SEPARATOR.split(row.values.get("links", "")):
+            part = part.strip()
+            if not part:
+                continue
+            # Split, not matched by one pattern: a pattern retrying at every space of a long run
+            # of them would cost time in the square of the cell's length.
+            head, _, url = " ".join(part.split()).rpartition(" ")
+            if not _WEB.match(url):
+                raise self.fail(
+                    row,
+                    f"links: {_shortened(part)!r} does not end with a web address (http:// or "
+                    "https://); write each link as [Slides: ][title ]address, separated by '; '",
+                )
+            prefix = _KIND_PREFIX.match(head)
+            title = head[prefix.end() :] if prefix else head
+            kind = prefix["kind"].casefold() if prefix else link_kind(url, title)
+            links.append(SessionLink(url=url, title=title, kind=kind))
+        return tuple(links)
 
     def _row_zone(self, row: _Row) -> tzinfo | None:
         name = row.values.get("timezone", "")
@@ -406,6 +447,10 @@ class _RowReader:
         return speakers
 
 
+def _shortened(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def split_speaker(text: str) -> tuple[str, str]:
     """'Ada Lovelace (Analytical Engines)' -> name and company; the last balanced () wins."""
     text = text.strip()
@@ -454,6 +499,7 @@ def render(
             "speakers": _speakers_cell(session, speakers),
             "abstract": session.abstract,
             "slides": "yes" if session.has_slides else "no",
+            "links": _links_cell(session),
         }
         writer.writerow(_guard(row[column]) for column in COLUMNS)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
@@ -481,6 +527,16 @@ def _speakers_cell(session: Session, speakers: dict[str, Speaker]) -> str:
         else:
             # "()" keeps a name that ends in parentheses from being read as name and company.
             parts.append(f"{name} ()" if name.endswith(")") else name)
+    return "; ".join(parts)
+
+
+def _links_cell(session: Session) -> str:
+    """'Slides: Title https://…; Video: https://…': each link's kind written out, so that it
+    reads back as it is; a title's ';' before a space or at its end is written ','."""
+    parts = []
+    for link in session.links:
+        title = _SEPARATING_SEMICOLON.sub(",", " ".join(link.title.split()))
+        parts.append(f"{link.kind.capitalize()}: {title + ' ' if title else ''}{link.url}")
     return "; ".join(parts)
 
 

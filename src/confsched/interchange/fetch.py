@@ -81,7 +81,37 @@ def read_source(
         except OSError as exc:
             raise ParseError(f"cannot read: {exc.strerror}", source=location) from exc
     fetch = _Fetch(location, timeout=timeout, allow_private=allow_private)
-    return location, fetch.read(max_bytes=max_bytes)
+    return location, fetch.read(max_bytes=max_bytes).body
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A URL's answer: 200 with the body, or 304 (not modified) with none; names lower-case."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def is_not_modified(self) -> bool:
+        return self.status == 304
+
+
+def fetch_url(
+    url: str,
+    *,
+    headers: dict[str, str] | None = None,
+    max_bytes: int = MAX_BYTES,
+    timeout: float = TIMEOUT_SECONDS,
+    allow_private: bool = False,
+) -> Fetched:
+    """GET an http(s) URL as read_source does, sending `headers` too, with the status and headers.
+
+    Meant for conditional requests (If-None-Match, If-Modified-Since): a 304 is an answer, not
+    an error. Any other status outside 2xx is a ParseError naming the URL.
+    """
+    fetch = _Fetch(url, timeout=timeout, allow_private=allow_private, headers=headers or {})
+    return fetch.read(max_bytes=max_bytes)
 
 
 def resolve_addresses(host: str, port: int) -> list[str]:
@@ -261,8 +291,16 @@ class _PinnedConnection(http.client.HTTPConnection):
 class _Fetch:
     """One URL fetched through its redirects, each hop checked, under one deadline."""
 
-    def __init__(self, location: str, *, timeout: float, allow_private: bool) -> None:
+    def __init__(
+        self, location: str, *, timeout: float, allow_private: bool,
+        headers: dict[str, str] | None = None,
+    ) -> None:  # fmt: skip
         self.location = location
+        # The caller's headers, on every hop; ours names the client and cannot be replaced.
+        self.headers = {**(headers or {}), "User-Agent": USER_AGENT}
+        # Only a conditional request can be answered "not modified"; to any other, 304 is wrong.
+        names = {name.lower() for name in self.headers}
+        self.is_conditional = bool(names & {"if-none-match", "if-modified-since"})
         self.timeout = timeout
         self.allow_private = allow_private
         self.deadline = _Deadline(timeout)
@@ -274,22 +312,26 @@ class _Fetch:
         hop = f"redirected to {self.url}: " if self.redirects else ""
         return ParseError(hop + message, source=self.location)
 
-    def read(self, *, max_bytes: int) -> bytes:
+    def read(self, *, max_bytes: int) -> Fetched:
         while True:
             try:
                 hop = self.check_hop()
                 with closing(_PinnedConnection(hop, self.deadline)) as connection:
-                    connection.request("GET", hop.target, headers={"User-Agent": USER_AGENT})
+                    connection.request("GET", hop.target, headers=self.headers)
                     with connection.getresponse() as response:
                         location = response.getheader("Location")
                         if response.status in REDIRECT_STATUSES and location:
                             self.follow(location)
                             continue
+                        headers = {name.lower(): value for name, value in response.getheaders()}
+                        if response.status == 304 and self.is_conditional:
+                            return Fetched(304, headers, b"")
                         if not 200 <= response.status < 300:
                             raise self.error(
                                 f"the server answered {response.status} {response.reason}"
                             )
-                        return self.read_body(response, max_bytes=max_bytes)
+                        body = self.read_body(response, max_bytes=max_bytes)
+                        return Fetched(response.status, headers, body)
             except TimeoutError as exc:
                 raise ParseError(
                     f"took longer than the {self.timeout:g}-second limit", source=self.location

@@ -44,7 +44,8 @@ _TIMES = {
     "speaker.name",
 }  # fmt: skip
 CALENDAR_FIELDS = frozenset(_TIMES | {"affiliations", "is_cancelled"})
-FRAB_FIELDS = frozenset(_TIMES | {"language"})
+# The frab family carries links; a "slides attached" flag only through a slides link.
+FRAB_FIELDS = frozenset(_TIMES | {"language", "links"})
 C3VOC_FIELDS = frozenset(FRAB_FIELDS | {"speaker.bio", "speaker.avatar_url"})
 # schedule2 says which events are cancelled or still drafts.
 SCHEDULE2_FIELDS = frozenset(FRAB_FIELDS | {"is_cancelled", "needs_review", "review_note"})
@@ -52,7 +53,7 @@ SESSIONIZE_FIELDS = frozenset(
     _TIMES | {"level", "language", "is_cancelled", "needs_review", "review_note"}
     | {"speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
 )  # fmt: skip
-CSV_FIELDS = frozenset(_TIMES | {"affiliations", "level", "language", "has_slides"})
+CSV_FIELDS = frozenset(_TIMES | {"affiliations", "level", "language", "has_slides", "links"})
 
 
 def _module_format(module: ModuleType, carries: frozenset[str]) -> Format:
@@ -100,6 +101,13 @@ WRITERS: dict[str, Writer] = {
         ),
         Writer("xcal", xcal.FORMAT_NAME, "application/calendar+xml; charset=utf-8", xcal.render),
         Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format.render),
+        # Served as /<event>/schedule2.json: "schedule.schedule2" would read as a typo.
+        Writer(
+            "schedule2",
+            c3voc_schedule2.FORMAT_NAME,
+            "application/json; charset=utf-8",
+            c3voc_schedule2.render,
+        ),
     )
 }
 

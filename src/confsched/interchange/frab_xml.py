@@ -9,7 +9,12 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
 * pentabarf-era files put `<event>` directly under `<day>` with no `<room>` wrapper; the
   event's own `<room>` names its room (it wins over the wrapper's name when both are given).
 * `guid`, `version` and `<date>` may be missing; `<type>`, `<language>` and `<subtitle>` may
-  be empty; unknown elements (links, attachments, recording, do_not_record, …) are ignored.
+  be empty; unknown elements (recording, do_not_record, logo, …) are ignored.
+* Links: each `<links><link href>` and `<attachments><attachment href>` is a session link, in
+  that order; its text is the title ("" when it only repeats the address), its `type`
+  attribute or else its title and address tell its kind (see `links.link_kind`). A relative
+  href is read against the conference's `<base_url>`; one without href (nor an address as its
+  text) is left out with a warning.
 * Times. An event's `<date>` with a UTC offset is trusted over everything else: wafer
   (DebConf 23) declares Asia/Kolkata, writes every `<date>` in UTC and puts each event under
   the `<day>` before its own. Without a `<date>`, the start is the day's date plus `<start>`,
@@ -65,7 +70,10 @@ the most the XSD's duration pattern can say. Ids:
   "<base_url>/<slug>/" is the conference's `<base_url>`, and each event's `<url>` is the
   session page "<base_url>/<slug>/sessions/<key>/". Without an http(s) base_url no URLs.
 * A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
-  `<abstract>`; speaker affiliations, levels and slides have no place in the format.
+  `<abstract>`; its links to `<links>`, each `<link href type>` with its title as the text
+  (the address when it has none) and its kind as the c3voc type (slides, media, web), which
+  phone apps show. Speaker affiliations, levels and a "slides attached" flag without a link
+  have no place in the format.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from confsched.core.errors import ParseError
@@ -85,7 +93,14 @@ from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_xml
 from confsched.interchange.html_text import html_to_text as _html_to_text
-from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.links import C3VOC_TYPES, link_kind
+from confsched.interchange.programme import (
+    Programme,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+    Speaker,
+)
 from confsched.interchange.zones import programme_zone, zone_out_of_reach
 
 FORMAT_NAME = "frab-xml"
@@ -217,6 +232,8 @@ class _Reader:
     used_fallback: bool = False
     offset_dates: int = 0
     rolled: int = 0
+    base_url: str = ""  # the conference's <base_url>, for relative link addresses
+    hrefless: list[str] = field(default_factory=list)  # paths of links without an address
     programme: Programme = field(default_factory=Programme)
     people: PersonKeys = field(default_factory=PersonKeys)
 
@@ -239,6 +256,8 @@ class _Reader:
         if self.zone is None and self.fallback is not None:
             self.zone, self.zone_name = self.fallback, self.default_name
         programme.name = _text(conference, "title") or _text(conference, "acronym")
+        base_url = _text(conference, "base_url")
+        self.base_url = base_url if _HTTP.fullmatch(base_url) else ""
         programme.location = ", ".join(
             part for part in (_text(conference, "venue"), _text(conference, "city")) if part
         )
@@ -274,6 +293,12 @@ class _Reader:
             raise self.error(_no_events(root))
         if warning := self.people.warning():
             programme.warnings.append(warning)
+        if self.hrefless:
+            count = len(self.hrefless)
+            programme.warnings.append(
+                f"{count} link{'s' if count > 1 else ''} without an href left out "
+                f"(first: {self.hrefless[0]})"
+            )
         programme.rooms = list(rooms)
         programme.sessions = list(sessions.values())
         programme.speakers = list(speakers.values())
@@ -330,6 +355,7 @@ class _Reader:
             track=_line(_text(element, "track")),
             language=_line(_text(element, "language")),
             speakers=self.persons(element, speakers),
+            links=self.links(element, path),
         )
 
     def abstract(self, element: Element) -> str:
@@ -338,6 +364,26 @@ class _Reader:
         if description == abstract:
             description = ""
         return "\n\n".join(part for part in (subtitle, abstract, description) if part)
+
+    def links(self, element: Element, path: str) -> tuple[SessionLink, ...]:
+        found: list[SessionLink] = []
+        for group, tag in (("links", "link"), ("attachments", "attachment")):
+            parent = element.find(group)
+            if parent is None:
+                continue
+            for item_path, item in _children(parent, f"{path}/{group}", tag):
+                text = _line("".join(item.itertext()))
+                href = (item.get("href") or "").strip() or (text if _HTTP.fullmatch(text) else "")
+                if not href:
+                    self.hrefless.append(item_path)
+                    continue
+                url = _absolute(self.base_url, href)
+                title = "" if text in (href, url) else text
+                kind = link_kind(
+                    url, title, declared=item.get("type") or "", is_attachment=tag == "attachment"
+                )
+                found.append(SessionLink(url=url, title=title, kind=kind))
+        return tuple(found)
 
     def persons(self, element: Element, speakers: dict[str, Speaker]) -> tuple[SessionSpeaker, ...]:
         persons = element.find("persons")
@@ -559,6 +605,16 @@ def _text(parent: Element, name: str) -> str:
     return "".join(child.itertext()).strip()
 
 
+def _absolute(base_url: str, href: str) -> str:
+    """`href` read against `base_url`; as written when there is none or urllib cannot split it."""
+    if not base_url:
+        return href
+    try:
+        return urljoin(base_url, href)
+    except ValueError:  # "http://[" and the like: the database check drops it later
+        return href
+
+
 def _line(text: str) -> str:
     return " ".join(text.split())
 
@@ -734,6 +790,11 @@ def _event(
             attributes["guid"] = billing.speaker_key
         person = SubElement(persons, "person", attributes)
         person.text = _safe(speaker.name if speaker else billing.speaker_key)
+    if session.links:
+        links = SubElement(element, "links")
+        for link in session.links:
+            written = SubElement(links, "link", href=_safe(link.url), type=C3VOC_TYPES[link.kind])
+            written.text = _safe(link.title or link.url)
 
 
 def _add(parent: Element, tag: str, text: str) -> Element:

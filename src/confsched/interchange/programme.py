@@ -1,7 +1,8 @@
 """The hub: a programme as plain data, what every parser returns and every renderer takes.
 
 Datetimes are always timezone-aware. Rooms, tracks and levels are referred to by name;
-speakers by their `key`, which is stable across imports of the same source.
+speakers by their `key`, which is stable across imports of the same source. A session's links
+(slides, recordings, other pages) are its own, in the source's order.
 """
 
 from __future__ import annotations
@@ -28,6 +29,24 @@ class SessionSpeaker:
     affiliation: str = ""
 
 
+# What a session link is: its slides, a recording of it, or any other page about it.
+SLIDES, VIDEO, LINK = "slides", "video", "link"
+LINK_KINDS = (SLIDES, VIDEO, LINK)
+
+
+@dataclass(frozen=True)
+class SessionLink:
+    """A page or file about a session. `title` is "" when the source gives none."""
+
+    url: str
+    title: str = ""
+    kind: str = LINK  # one of LINK_KINDS
+
+    def __post_init__(self) -> None:
+        if self.kind not in LINK_KINDS:
+            raise ValueError(f"link {self.url!r}: kind {self.kind!r} is not one of {LINK_KINDS}")
+
+
 @dataclass(frozen=True)
 class Session:
     key: str
@@ -42,6 +61,7 @@ class Session:
     has_slides: bool = False
     language: str = ""  # as the source writes it ("en", "English"); "" when unknown
     speakers: tuple[SessionSpeaker, ...] = ()
+    links: tuple[SessionLink, ...] = ()
     is_cancelled: bool = False
     needs_review: bool = False
     review_note: str = ""
@@ -57,6 +77,19 @@ class Session:
                 raise ValueError(f"session {self.key!r}: {name} must be timezone-aware")
         if self.starts_at and self.ends_at and self.ends_at < self.starts_at:
             raise ValueError(f"session {self.key!r}: ends before it starts")
+        if not self.has_slides and any(link.kind == SLIDES for link in self.links):
+            # A session with a slides link has slides, whatever flag the source also gives.
+            object.__setattr__(self, "has_slides", True)
+
+
+# Every name Programme.carries may hold: the session fields, "speakers", "affiliations",
+# "links", and "speaker.X" for what a format says about people beyond their names.
+EVERY_FIELD = frozenset(
+    {"title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "level"}
+    | {"has_slides", "language", "is_cancelled", "needs_review", "review_note"}
+    | {"speakers", "affiliations", "links"}
+    | {"speaker.name", "speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
+)
 
 
 @dataclass
@@ -71,6 +104,8 @@ class Programme:
     # Room names in the source's order (for grids and exports); rooms only named by sessions
     # come after, by name.
     rooms: list[str] = field(default_factory=list)
+    # Seats per room name, for the rooms whose source says (c3voc rooms' `capacity`).
+    room_capacities: dict[str, int] = field(default_factory=dict)
     sessions: list[Session] = field(default_factory=list)
     speakers: list[Speaker] = field(default_factory=list)
     # Session fields the source format can say anything about ("speakers" and "affiliations"

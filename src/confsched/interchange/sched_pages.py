@@ -20,6 +20,10 @@ Times must fall between 0001-01-02 and 9999-12-30 (UTC), so that every time zone
 them. Hostile pages cost time in proportion to their size: markers are found by string search
 rather than patterns that backtrack, speaker names by look-up (see _KnownNames).
 
+Slides: "• Slides Attached Yes" sets `has_slides`. The saved text holds no address of the files
+(Sched shows them behind its own links), so the pages carry no session links: `carries` is
+every field but "links", and a re-import leaves the links an organizer or another source gave.
+
 Identity: Sched's text gives no ids, so a session's key is the slug of its title line (kind
 and title, without speakers); a speaker's key is the slug of their name; an unmatched session
 page is keyed by a hash of its text.
@@ -37,9 +41,16 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 
 from confsched.core.errors import ParseError
 from confsched.core.text import fold, slugify
-from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.programme import (
+    EVERY_FIELD,
+    Programme,
+    Session,
+    SessionSpeaker,
+    Speaker,
+)
 
 FORMAT_NAME = "sched-pages"
+CARRIES = EVERY_FIELD - {"links"}
 
 MONTHS = {
     name: number
@@ -179,7 +190,7 @@ def parse_sched_pages(files: Sequence[tuple[str, bytes]]) -> Programme:
                 "'Tuesday April 7, 2026 11:00 - 11:10 CEST' and none of Sched's page text",
                 source=source,
             )
-    programme = Programme()
+    programme = Programme(carries=CARRIES)
     speakers: dict[str, Speaker] = {}
     sessions: dict[str, Session] = {}
     for page in listings:

@@ -56,6 +56,11 @@ Quirks handled:
   position. Any other tag line ("Microsoft MVP, Aurelia Ninja", "Seminole State College") is
   the position, whole: a wrong company is worse than none.
 
+Links: the exports carry none for a session (the samples' sessions have no link, file or
+recording field); a speaker's `links` are their profiles (Twitter, LinkedIn, blog), which a
+Programme does not hold. The format's `carries` leaves out "links", so a re-import keeps the
+links another source or an organizer gave.
+
 Errors name the JSON path of the value at fault ("sessions[12].startsAt",
 "[0].rooms[1].sessions[3].speakers[0]").
 

@@ -6,8 +6,9 @@ calendar's <properties> (prodid, version, calscale, method, x-wr-calname, x-wr-t
 one <vevent> per session in <components>. Values follow the iCalendar feed
 (`confsched.interchange.ical`): UID "{key}@{uid_domain}", SUMMARY "Kind: Title",
 DESCRIPTION the speakers line, a blank line and the abstract, LOCATION "Room, {location}",
-CATEGORIES the track. Times are UTC date-times ("2026-04-07T07:45:00Z"), which RFC 6321
-allows and which need no VTIMEZONE component (whose XML form few readers handle); the
+CATEGORIES the track, ATTACH (a uri) each of its links. Times are UTC date-times
+("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE component (whose
+XML form few readers handle); the
 programme's zone travels in x-wr-timezone. Sessions without a start, or flagged for review,
 are left out; cancelled ones are kept with STATUS CANCELLED so that calendars drop them.
 The output depends on the arguments only, byte for byte.
@@ -152,6 +153,8 @@ def _add_event(
         _add(properties, "categories", "text", session.track)
     if url:
         _add(properties, "url", "uri", url)
+    for link in session.links:
+        _add(properties, "attach", "uri", link.url)
     _add(properties, "sequence", "integer", str(session.sequence))
     _add(properties, "status", "text", "CANCELLED" if session.is_cancelled else "CONFIRMED")
     if last_modified is not None:

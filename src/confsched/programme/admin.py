@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import escape, format_html
 
-from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
+from confsched.programme.admin_import import embed_after_edit, import_view
+from confsched.programme.models import (
+    Event,
+    Level,
+    LinkKind,
+    Room,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+    Speaker,
+    Track,
+)
 from confsched.programme.services import record_edit, session_facts
 
 
@@ -65,10 +79,47 @@ def _only_event() -> Event | None:
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    formfield_overrides = PLAIN_LINE_ENDS
+    # The sync URL: a bare host name means https, as for speakers' pictures.
+    formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "slug", "timezone", "start_date", "end_date")
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name", "slug")
+
+    readonly_fields = ("embed_snippet",)
+
+    def get_urls(self) -> list[Any]:
+        # The import page (programme/admin_import.py), linked from the change page's tools.
+        view = self.admin_site.admin_view(partial(import_view, model_admin=self))
+        name = f"{self.opts.app_label}_{self.opts.model_name}_import"
+        return [path("<path:object_id>/import/", view, name=name), *super().get_urls()]
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
+        event = super().get_object(request, object_id, from_field)
+        if event is not None:
+            # The snippet names the address this site is reached at, which only the request knows.
+            event.embed_url = request.build_absolute_uri(
+                reverse("web:embed", kwargs={"event": event.slug})
+            )
+        return event
+
+    @admin.display(description="Embed snippet")
+    def embed_snippet(self, event: Event) -> str:
+        if not getattr(event, "embed_url", ""):
+            return "Save the event first."
+        return embed_snippet_html(event, url=event.embed_url)
+
+
+def embed_snippet_html(event: Event, *, url: str) -> str:
+    """The one line an organizer pastes into their site, shown ready to copy."""
+    snippet = (
+        f'<iframe src="{escape(url)}" title="{escape(event.name)}: schedule" '
+        'width="100%" height="600" loading="lazy"></iframe>'
+    )
+    return format_html(
+        '<code>{}</code><p class="help">Paste it into a page of a site listed in '
+        "Embed origins; other sites are refused.</p>",
+        snippet,
+    )
 
 
 class FacetAdmin(TouchesEvent):
@@ -78,7 +129,13 @@ class FacetAdmin(TouchesEvent):
     search_fields = ("name",)
 
 
-admin.site.register(Room, FacetAdmin)
+@admin.register(Room)
+class RoomAdmin(FacetAdmin):
+    # Capacity beside the name: the insight page compares each session's stars with it.
+    list_display = ("name", "event", "slug", "position", "capacity")
+    list_editable = ("position", "capacity")
+
+
 admin.site.register(Track, FacetAdmin)
 admin.site.register(Level, FacetAdmin)
 
@@ -90,6 +147,16 @@ class SessionSpeakerInline(admin.TabularInline):
     autocomplete_fields = ("speaker",)
 
 
+class SessionLinkInline(admin.TabularInline):
+    """Slides, recordings and other pages; an import from a format with links replaces them."""
+
+    model = SessionLink
+    extra = 0
+    fields = ("position", "kind", "title", "url")
+    # A bare host name means https, as for speakers' pictures.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+
 @admin.register(Session)
 class SessionAdmin(TouchesEvent):
     list_display = (
@@ -99,7 +166,7 @@ class SessionAdmin(TouchesEvent):
     list_select_related = ("event", "room", "track", "level")
     search_fields = ("title", "abstract", "key")
     date_hierarchy = "starts_at"
-    inlines = (SessionSpeakerInline,)
+    inlines = (SessionSpeakerInline, SessionLinkInline)
     readonly_fields = ("key", "sequence", "updated_at")
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):  # noqa: ANN001, ANN201
@@ -154,7 +221,21 @@ class SessionAdmin(TouchesEvent):
 
     def save_related(self, request, form, formsets, change) -> None:  # noqa: ANN001
         super().save_related(request, form, formsets, change)
-        record_edit(form.instance, form.instance._facts_before, editor=request.user.get_username())
+        session = form.instance
+        updated = []
+        links_changed = any(f.has_changed() for f in formsets if f.model is SessionLink)
+        if change and links_changed and not form.changed_data:  # calendars show the links
+            session.sequence += 1
+            updated.append("sequence")
+        if not session.has_slides and session.links.filter(kind=LinkKind.SLIDES).exists():
+            session.has_slides = True  # a session with a slides link has slides
+            updated.append("has_slides")
+        if updated:
+            session.save(update_fields=[*updated, "updated_at"])
+        record_edit(session, session._facts_before, editor=request.user.get_username())
+        if not change or {"title", "abstract"} & set(form.changed_data):
+            # Once the edit is saved (the admin's own transaction commits).
+            transaction.on_commit(lambda: embed_after_edit(request, session.event))
 
 
 @admin.register(Speaker)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 # Plain strings so this module needs no models; they are ChangeKind's values.
 ADDED, CANCELLED, RESTORED = "added", "cancelled", "restored"
@@ -72,3 +74,51 @@ def describe_changes(
     if details:
         changes.append((DETAILS, f"{', '.join(details)} changed"))
     return changes
+
+
+# A name a URL's last path segment may show: a file name, without a run of letters and digits
+# long enough to be an access token (sessionize's and pretalx's URLs carry those).
+_FILE_NAME = re.compile(r"[\w.-]{1,80}\.[A-Za-z0-9]{1,8}")
+_TOKEN_LIKE = re.compile(r"(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{16,}")
+# More names than this are counted, not listed.
+MAX_SOURCE_NAMES = 3
+
+
+def _public_name(location: str) -> str:
+    """A file's base name; a URL's host and, when it is a file name, its last path segment."""
+    if "://" not in location:
+        return re.split(r"[\\/]", location)[-1]
+    try:
+        parts = urlsplit(location)
+        host = parts.hostname or ""
+    except ValueError:  # an unreadable URL (a broken IPv6 host): nothing of it is shown
+        return ""
+    last = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
+    if _FILE_NAME.fullmatch(last) and not _TOKEN_LIKE.search(last):
+        return f"{last} from {host}" if host else last
+    return host
+
+
+def source_label(source: str) -> str:
+    """What the public change log says made a version: "imported from schedule.xml", never
+    the folder it lay in, a URL's query, credentials or token (the admin shows the source).
+
+    `source` is what load_programme and record_edit wrote: "import: <name>, <name>" (files by
+    base name, URLs in full), "import", "edit by <username>", or a caller's own text.
+    """
+    text = source.strip()
+    if not text:
+        return ""
+    if text.startswith("edit by "):
+        return "edited by the organizers"
+    if text == "import":
+        return "imported"
+    text = text.removeprefix("import:").strip()
+    found = (_public_name(part.strip()) for part in text.split(", "))
+    names = list(dict.fromkeys(name for name in found if name))
+    if not names:
+        return "imported"
+    if len(names) > MAX_SOURCE_NAMES:
+        shown = ", ".join(names[: MAX_SOURCE_NAMES - 1])
+        return f"imported from {shown} and {len(names) - MAX_SOURCE_NAMES + 1} more files"
+    return "imported from " + ", ".join(names)

@@ -42,10 +42,17 @@ def days_and_slots(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[Day]:
     return days
 
 
+# The grid draws time to scale in steps of this many minutes: a row is at least one step tall,
+# so a one-minute changeover is not a sliver, and rows no session runs in fold to one step.
+GRID_STEP_MINUTES = 5
+GRID_MOST_STEPS = 36  # three hours; the page's stylesheet has a height for each step count
+
+
 @dataclass
 class Cell:
     sessions: list[Any]
     row_span: int
+    steps: int = 0  # the height of the rows it spans, in grid steps
 
 
 COVERED = Cell(sessions=[], row_span=0)
@@ -57,6 +64,19 @@ class GridRow:
     ends_at: datetime
     # Per column: a Cell starting here, None for an empty slot, COVERED under a longer cell.
     cells: list[Cell | None] = field(default_factory=list)
+
+    @property
+    def is_break(self) -> bool:
+        """No session runs in any room: drawn one step tall whatever its length."""
+        return all(cell is None for cell in self.cells)
+
+    @property
+    def steps(self) -> int:
+        """The row's height in grid steps: its length to scale, at least one, at most the cap."""
+        if self.is_break:
+            return 1
+        minutes = (self.ends_at - self.starts_at).total_seconds() / 60
+        return max(1, min(GRID_MOST_STEPS, round(minutes / GRID_STEP_MINUTES)))
 
 
 @dataclass
@@ -109,6 +129,10 @@ def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
                 else (None if occupied[column][index] is None else COVERED)
                 for column in range(len(columns))
             ]
+        for (_, first), cell in starts.items():
+            cell.steps = min(
+                GRID_MOST_STEPS, sum(row.steps for row in rows[first : first + cell.row_span])
+            )
         result.append(GridDay(day=day.day, columns=columns, rows=rows))
     return result
 

@@ -7,10 +7,14 @@ instead of adding new ones.
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import date, datetime
+from decimal import Decimal
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, URLValidator
 from django.db import models
 from django.urls import reverse
 
@@ -30,6 +34,52 @@ def validate_zone(value: str) -> None:
         raise ValidationError(str(exc)) from exc
 
 
+def embed_origin_list(text: str) -> list[str]:
+    """The origins of `embed_origins` text, one a line; blank lines are skipped."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def validate_embed_origins(value: str) -> None:
+    """Each line an http(s) origin: scheme and host, maybe a port; no path, no wildcard."""
+    problems = []
+    for number, line in enumerate(value.splitlines(), start=1):
+        origin = line.strip()
+        if not origin:
+            continue
+        problem = _origin_problem(origin)
+        if problem:
+            problems.append(f"line {number} ({origin!r}): {problem}")
+    if problems:
+        raise ValidationError("; ".join(problems))
+
+
+_HOST = re.compile(
+    r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
+)
+
+
+def _origin_problem(origin: str) -> str:
+    if "*" in origin:
+        return "wildcards are not allowed, list each site"
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not origin.lower().startswith(f"{parts.scheme}://"):
+        return "an origin starts with http:// or https://"
+    if parts.path or parts.query or parts.fragment or origin.endswith("?") or origin.endswith("#"):
+        return "an origin has no path, query or fragment (write https://example.org)"
+    if "@" in parts.netloc:
+        return "an origin has no user name"
+    try:
+        port = parts.port
+    except ValueError:
+        return "the port is not a number from 0 to 65535"
+    host = parts.hostname or ""
+    if port is None and parts.netloc.endswith(":"):
+        return "the port is empty"
+    if not _HOST.fullmatch(host):
+        return "the host is not a host name"
+    return ""
+
+
 class Event(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     name = models.CharField(max_length=200)
@@ -43,6 +93,38 @@ class Event(models.Model):
     # sha256 of the files the last import read: `import --skip-unchanged` leaves the event (and
     # the organizer's edits since) alone when they are the same files again.
     import_digest = models.CharField(max_length=64, blank=True, editable=False)
+    # Sites allowed to show the embeddable schedule (/<event>/embed/) in a frame; none: no one.
+    embed_origins = models.TextField(
+        blank=True,
+        validators=[validate_embed_origins],
+        help_text="Sites that may embed the schedule, one origin a line, e.g. https://example.org",
+    )
+    # The clash-free planner leaves this long between sessions in different rooms.
+    walking_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="Minutes to walk between two rooms, for the agenda planner"
+    )
+    # `confsched sync` re-imports from here; the validators of the last answer make its next
+    # request conditional, so an unchanged source costs a 304 and nothing else.
+    sync_url = models.URLField(
+        max_length=500, blank=True,
+        help_text="Re-imported by `confsched sync` (cron or a systemd timer); empty: never",
+    )  # fmt: skip
+    sync_etag = models.CharField(max_length=200, blank=True, editable=False)
+    sync_last_modified = models.CharField(max_length=64, blank=True, editable=False)
+    # Not everyone stars what they attend: the insight page multiplies stars by this to guess
+    # attendance (2.5 when only two attendees in five star their sessions).
+    attendees_per_star = models.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        default=Decimal("1.0"),
+        validators=[MinValueValidator(Decimal("0.1"))],
+        help_text="Attendees expected per star, to guess which rooms overflow",
+    )
+    # Off by default: stars are a guess at attendance, and the organizer decides to show it.
+    show_likely_full = models.BooleanField(
+        default=False,
+        help_text="Say 'likely full' on the pages of sessions whose stars near the seats",
+    )
 
     class Meta:
         ordering = ["slug"]
@@ -79,6 +161,9 @@ class Facet(models.Model):
 
 
 class Room(Facet):
+    # Seats, where the organizer or the source says; the insight page compares stars with it.
+    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Seats, if known")
+
     class Meta(Facet.Meta):
         constraints = [
             models.UniqueConstraint(fields=["event", "name"], name="room_unique_name"),
@@ -126,6 +211,15 @@ class Speaker(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("web:speaker", kwargs={"event": self.event.slug, "key": self.key})
+
+    @property
+    def initials(self) -> str:
+        """What stands in for a missing picture: "AL" for Ada Lovelace, "?" for no letters."""
+        words = [word for word in self.name.split() if word[:1].isalnum()]
+        if not words:
+            return "?"
+        first, last = words[0], words[-1]
+        return (first[0] + (last[0] if len(words) > 1 else "")).upper()
 
 
 class SessionQuerySet(models.QuerySet["Session"]):
@@ -190,6 +284,53 @@ class Session(models.Model):
 
     def local_day(self, zone: zoneinfo.ZoneInfo) -> date | None:
         return self.starts_at.astimezone(zone).date() if self.starts_at else None
+
+    @property
+    def slide_links(self) -> list[SessionLink]:
+        """Its slides, from `links` (prefetched by the queries that pages use)."""
+        return [link for link in self.links.all() if link.kind == LinkKind.SLIDES]
+
+    @property
+    def other_links(self) -> list[SessionLink]:
+        """Its recordings and other links, in their order."""
+        return [link for link in self.links.all() if link.kind != LinkKind.SLIDES]
+
+
+class LinkKind(models.TextChoices):
+    SLIDES = "slides", "Slides"
+    VIDEO = "video", "Video"
+    LINK = "link", "Link"
+
+
+class SessionLink(models.Model):
+    """A page or file about a session, in the source's order: its slides, a recording, ..."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
+    position = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=10, choices=LinkKind.choices, default=LinkKind.LINK)
+    title = models.CharField(max_length=300, blank=True)
+    # Pages link to it: only web addresses (never javascript: or data:).
+    url = models.URLField(max_length=1000, validators=[URLValidator(schemes=["http", "https"])])
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    def __str__(self) -> str:
+        return self.title or self.url
+
+    @property
+    def label(self) -> str:
+        """The link's words on a page: its title, else what it is ("Slides", "Video")."""
+        return self.title or LinkKind(self.kind).label
+
+    @property
+    def host(self) -> str:
+        """Where it leads ("speakerdeck.com"), shown beside it: the address is the source's."""
+        try:
+            host = urlsplit(self.url).hostname or ""
+        except ValueError:  # stored before validation caught it: show no host rather than fail
+            host = ""
+        return host.removeprefix("www.")
 
 
 class SessionSpeaker(models.Model):
@@ -259,3 +400,19 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return self.description
+
+
+class SessionEmbedding(models.Model):
+    """A session's title and abstract as a sentence-embedding vector, for "found by meaning".
+
+    `text_digest` is of the text embedded, so that a re-import embeds only what changed;
+    `vector` holds float32 values, little-endian, unit length (cosine is a dot product).
+    """
+
+    session = models.OneToOneField(Session, on_delete=models.CASCADE, related_name="embedding")
+    model_name = models.CharField(max_length=100)
+    text_digest = models.CharField(max_length=64)
+    vector = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.session_id} ({self.model_name})"

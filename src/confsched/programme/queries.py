@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import F, Prefetch, Q, QuerySet
 
+from confsched.core.text import fold
 from confsched.programme.models import (
     Change,
     Event,
@@ -14,13 +17,20 @@ from confsched.programme.models import (
 )
 
 
-def _with_details(sessions: QuerySet[Session]) -> QuerySet[Session]:
-    return sessions.select_related("room", "track", "level").prefetch_related(
-        Prefetch(
-            "speaker_links",
-            queryset=SessionSpeaker.objects.select_related("speaker").order_by("position"),
-        )
+def _with_details(
+    sessions: QuerySet[Session], *, with_links: bool = False, with_texts: bool = True
+) -> QuerySet[Session]:
+    billing = SessionSpeaker.objects.select_related("speaker").order_by("position")
+    if not with_texts:
+        # Cards show neither abstracts nor bios: at 5,000 sessions and 7,000 speakers they
+        # were most of what a page build held in memory.
+        sessions = sessions.defer("abstract", "review_note")
+        billing = billing.defer("speaker__bio")
+    sessions = sessions.select_related("room", "track", "level").prefetch_related(
+        Prefetch("speaker_links", queryset=billing)
     )
+    # Only the pages that show links pay their query: lists show a "slides attached" tag.
+    return sessions.prefetch_related("links") if with_links else sessions
 
 
 def _attach(rows: list, event: Event) -> list:
@@ -39,11 +49,16 @@ def events_listed() -> list[Event]:
     return list(Event.objects.order_by(F("start_date").desc(nulls_last=True), "name"))
 
 
-def published_sessions(event: Event) -> list[Session]:
-    """Every session attendees may see, in time order, with room, track, level and speakers."""
-    rows = _with_details(Session.objects.filter(event=event).published()).order_by(
-        "starts_at", "room__position", "room__name", "title"
-    )
+def published_sessions(
+    event: Event, *, with_links: bool = False, with_texts: bool = True
+) -> list[Session]:
+    """Every session attendees may see, in time order, with room, track, level and speakers
+    (and their links when asked; without abstracts and bios when told)."""
+    rows = _with_details(
+        Session.objects.filter(event=event).published(),
+        with_links=with_links,
+        with_texts=with_texts,
+    ).order_by("starts_at", "room__position", "room__name", "title")
     return _attach(_with_speaker_events(list(rows), event), event)
 
 
@@ -54,7 +69,10 @@ def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]
 
 
 def session_for_key(event: Event, key: str) -> Session | None:
-    rows = list(_with_details(Session.objects.filter(event=event, key=key).published()))
+    """A published session with its room, track, level, speakers and links."""
+    rows = list(
+        _with_details(Session.objects.filter(event=event, key=key).published(), with_links=True)
+    )
     return _attach(_with_speaker_events(rows, event), event)[0] if rows else None
 
 
@@ -79,8 +97,10 @@ def sessions_in_track(session: Session, *, limit: int) -> tuple[list[Session], i
     return _attach(rows, session.event), others.count()
 
 
-def speakers_listed(event: Event) -> list[Speaker]:
-    """Speakers of published sessions, by name."""
+def speakers_listed(event: Event, *, q: str = "") -> list[Speaker]:
+    """Speakers of published sessions, by name; with `q`, those whose name or company has a
+    word starting with each of its words ("ada love" finds Ada Lovelace), accents and case
+    ignored on every database."""
     rows = (
         Speaker.objects.filter(
             event=event, sessions__needs_review=False, sessions__starts_at__isnull=False
@@ -88,7 +108,16 @@ def speakers_listed(event: Event) -> list[Speaker]:
         .distinct()
         .order_by("name")
     )
-    return _attach(list(rows), event)
+    people = list(rows)
+    if words := fold(q).split():
+        # In memory, as the schedule's search: an event has at most a few thousand speakers.
+        patterns = [re.compile(rf"\b{re.escape(word)}") for word in words]
+        people = [
+            person
+            for person in people
+            if all(p.search(fold(f"{person.name} {person.company}")) for p in patterns)
+        ]
+    return _attach(people, event)
 
 
 def speaker_for_key(event: Event, key: str) -> Speaker | None:

@@ -17,7 +17,7 @@ from confsched.interchange.ical import render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 from confsched.web.compression import Rendition
-from confsched.web.stencils import kept
+from confsched.web.stencils import calendar_entries, kept
 
 
 def event_etag(event: Event, *parts: object) -> str:
@@ -35,7 +35,8 @@ def conditional_response(
 ) -> HttpResponse:
     """A bare 304 when the client holds `etag`, else what `render` makes; either way tagged."""
     response = HttpResponseNotModified() if _matches(request, etag) else render()
-    response["ETag"] = f'"{etag}"'
+    # Weak when gzipped: the same entity as the plain body, not the same bytes.
+    response["ETag"] = f'W/"{etag}"' if response.has_header("Content-Encoding") else f'"{etag}"'
     return response
 
 
@@ -49,7 +50,7 @@ def calendar_response(
         # The ETag names everything the calendar depends on; the host names its links.
         key = f"ics:{etag}:{request.scheme}://{request.get_host()}"
         rendition = kept(key, lambda: Rendition(build()))
-        response = rendition.response("text/calendar; charset=utf-8")
+        response = rendition.response(request, "text/calendar; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{filename}"'
         return response
 
@@ -64,6 +65,7 @@ def calendar_response(
             sessions=chosen,
             uid_domain=event.uid_domain,
             calendar_name=name,
+            rendered=calendar_entries,
             url_for=lambda key: request.build_absolute_uri(
                 reverse("web:session", kwargs={"event": event.slug, "key": key})
             ),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import secrets
 import struct
-import zlib
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
@@ -33,14 +32,22 @@ _COMPRESSIBLE = (
 _ACCEPTS = _lazy_re_compile(r"(?:^|,)\s*([a-z*]+)\s*(?:;\s*q\s*=\s*([0-9.]+))?", 0)
 
 
-def gzip_bytes(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
-    """A gzip member of `data`, with a random-length file name as BREACH padding."""
+# A deflate block that ends the stream: final, fixed codes, only the end-of-block code.
+FINAL_EMPTY_BLOCK = b"\x03\x00"
+
+
+def gzip_header() -> bytes:
+    """A gzip member's header, with a random-length file name as BREACH padding."""
     padding = secrets.token_hex(secrets.randbelow(50) + 1).encode()  # 2-100 bytes, no NUL
-    header = b"\x1f\x8b\x08\x08" + b"\x00\x00\x00\x00" + b"\x00\xff" + padding + b"\x00"
+    return b"\x1f\x8b\x08\x08" + b"\x00\x00\x00\x00" + b"\x00\xff" + padding + b"\x00"
+
+
+def gzip_bytes(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
+    """A gzip member of `data` (see gzip_header for its padding)."""
     deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
     body = deflater.compress(data) + deflater.flush()
-    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
-    return header + body + trailer
+    trailer = struct.pack("<II", isal_zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    return gzip_header() + body + trailer
 
 
 def accepted_encodings(header: str) -> set[str]:
@@ -71,7 +78,7 @@ class CompressionMiddleware:
         ):
             return response
         gzipped: bytes | None = getattr(response, "gzipped", None)
-        if len(response.content) < MIN_SIZE and gzipped is None:
+        if gzipped is None and len(response.content) < MIN_SIZE:
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
         accepted = accepted_encodings(request.META.get("HTTP_ACCEPT_ENCODING", ""))
@@ -88,16 +95,28 @@ class CompressionMiddleware:
         return response
 
 
+def accepts_gzip(request: HttpRequest) -> bool:
+    return bool(accepted_encodings(request.META.get("HTTP_ACCEPT_ENCODING", "")) & {"gzip", "*"})
+
+
 class Rendition:
     """A body that is the same for everyone until the schedule changes (an export, a feed),
-    with its gzip form made once, at ISA-L's best level."""
+    compressed once at ISA-L's best level and kept only so: at 5,000 sessions the exports are
+    30 MB plain and 3 MB gzipped. The rare client that takes no gzip gets it decompressed."""
 
     def __init__(self, body: bytes) -> None:
-        self.body = body
         self.gzip = gzip_bytes(body, level=3)
-        self.size = len(body) + len(self.gzip)
+        self.size = len(self.gzip)
 
-    def response(self, content_type: str) -> HttpResponse:
-        response = HttpResponse(self.body, content_type=content_type)
-        response.gzipped = self.gzip  # type: ignore[attr-defined]
+    @property
+    def body(self) -> bytes:
+        return isal_zlib.decompress(self.gzip, 16 + isal_zlib.MAX_WBITS)
+
+    def response(self, request: HttpRequest, content_type: str) -> HttpResponse:
+        if accepts_gzip(request):
+            response = HttpResponse(self.gzip, content_type=content_type)
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(self.body, content_type=content_type)
+        patch_vary_headers(response, ("Accept-Encoding",))
         return response

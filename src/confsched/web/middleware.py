@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.urls import Resolver404, resolve
 
 from confsched.web.views import unknown_zone_page
 from confsched.web.zones import UnknownZoneError
@@ -22,6 +23,10 @@ def _too_large(limit: int) -> HttpResponse:
     )
 
 
+# The admin's import page (programme/admin_import.py), where staff upload whole programmes.
+IMPORT_VIEW = "admin:programme_event_import"
+
+
 class RequestBodyLimitMiddleware:
     """413 for a body over CONFSCHED_MAX_REQUEST_BYTES, decided before anything parses it.
 
@@ -29,6 +34,10 @@ class RequestBodyLimitMiddleware:
     parser spools those to disk as it reads; so the size is judged here, first. A declared
     length is checked without reading a byte. A body without one (chunked) is read up to one
     byte past the limit and either refused or handed on from memory.
+
+    Staff posting to the admin's import page may send up to CONFSCHED_MAX_IMPORT_BYTES (a
+    programme of 5,000 sessions is about 10 MB). So the middleware sits after the session and
+    authentication ones, which read no body; CSRF reads it only in process_view, later.
     """
 
     def __init__(self, get_response: GetResponse) -> None:
@@ -43,11 +52,12 @@ class RequestBodyLimitMiddleware:
                     "The Content-Length header is not a number of bytes.\n",
                     content_type="text/plain; charset=utf-8",
                 )
-            # Compared by length first: int() refuses strings of over 4,300 digits.
-            digits = declared.lstrip("0")
-            if len(digits) > len(str(limit)) or int(digits or "0") > limit:
-                return _too_large(limit)
+            if _over(declared, limit):
+                limit = _staff_import_limit(request, limit)
+                if _over(declared, limit):
+                    return _too_large(limit)
         elif "transfer-encoding" in request.headers:
+            limit = _staff_import_limit(request, limit)
             body = request.read(limit + 1)
             if len(body) > limit:
                 return _too_large(limit)
@@ -55,6 +65,26 @@ class RequestBodyLimitMiddleware:
             request._stream = io.BytesIO(body)
             request._read_started = False
         return self.get_response(request)
+
+
+def _over(declared: str, limit: int) -> bool:
+    # Compared by length first: int() refuses strings of over 4,300 digits.
+    digits = declared.lstrip("0")
+    return len(digits) > len(str(limit)) or int(digits or "0") > limit
+
+
+def _staff_import_limit(request: HttpRequest, limit: int) -> int:
+    """The import limit for a staff member's POST to the import page, else `limit`."""
+    if request.method != "POST":
+        return limit
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return limit
+    user = getattr(request, "user", None)
+    if match.view_name != IMPORT_VIEW or not (user and user.is_active and user.is_staff):
+        return limit
+    return max(limit, settings.CONFSCHED_MAX_IMPORT_BYTES)
 
 
 class UnknownZoneMiddleware:

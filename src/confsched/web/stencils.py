@@ -14,8 +14,10 @@ shared cache (Redis when REDIS_URL is set) hands them to other processes.
 
 from __future__ import annotations
 
+import gc
 import re
 import secrets
+import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -24,6 +26,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from isal import isal_zlib
+
+from confsched.web.compression import FINAL_EMPTY_BLOCK, GZIP_LEVEL, gzip_header
 
 STENCIL_TTL = 24 * 3600
 # Process-local copies: enough for every layout and zone of a few events, bounded in bytes.
@@ -38,15 +43,19 @@ class Hole:
     session: int = 0
 
 
-Part = str | Hole
+Part = bytes | str | Hole  # text as UTF-8 bytes (or str, encoded when kept)
 
 
 class Stencil:
     """A page cut at its holes, laid out so that a request costs a list copy and a join.
 
-    The page is kept as UTF-8 pieces with every session's star in its plain state; the CSRF
-    token holes are listed by index, and each session's star is a span of pieces that a
-    request replaces by the starred version when the person starred it.
+    The page is kept as UTF-8 pieces with every session's star in its plain state; the named
+    holes ("csrf", "account") are listed by index, and each session's star is a span of pieces
+    that a request replaces by the starred version when the person starred it.
+
+    The plain page (no star filled) is also kept gzip-compressed, cut at the named holes: a
+    visitor's page is then that, with the few bytes of their holes compressed in between
+    (see `gzip_plain`), at a cost that does not grow with the page.
     """
 
     def __init__(
@@ -57,25 +66,30 @@ class Stencil:
         self.pieces: list[bytes | None] = []
         self.holes: dict[str, list[int]] = {}
         self.spans: dict[int, tuple[int, int]] = {}
-        self.starred: dict[int, list[bytes | None]] = {}
+        self.starred: dict[int, list[bytes]] = {}
         for part in parts:
             if isinstance(part, Hole) and part.name == "star":
                 plain, filled = stars[part.session]
+                if any(isinstance(p, Hole) for p in plain + filled):
+                    raise ValueError("a star control holds no hole (the page's form has the token)")
                 start = len(self.pieces)
                 self._extend(plain)
                 self.spans[part.session] = (start, len(self.pieces))
                 self.starred[part.session] = [
-                    p.encode() if isinstance(p, str) else None for p in filled
+                    p if isinstance(p, bytes) else p.encode()
+                    for p in filled
+                    if not isinstance(p, Hole)
                 ]
-                if any(isinstance(p, Hole) and p.name != "csrf" for p in filled):
-                    raise ValueError("a star control may only hold the CSRF token")
             else:
                 self._extend([part])
-        self.size = sum(len(piece) for piece in self.pieces if piece is not None)
+        self.plain = _Deflated(self.pieces, self.holes)
+        self.size = sum(len(piece) for piece in self.pieces if piece is not None) + self.plain.size
 
     def _extend(self, parts: list[Part]) -> None:
         for part in parts:
-            if isinstance(part, str):
+            if isinstance(part, bytes):
+                self.pieces.append(part)
+            elif isinstance(part, str):
                 self.pieces.append(part.encode())
             else:
                 self.holes.setdefault(part.name, []).append(len(self.pieces))
@@ -88,12 +102,62 @@ class Stencil:
             value = values[name]
             for index in indexes:
                 pieces[index] = value
-        token = values.get("csrf", b"")
         # From the end, so that replacing one span leaves the indexes of the others valid.
         for pk in sorted(starred & self.spans.keys(), key=self.spans.__getitem__, reverse=True):
             start, end = self.spans[pk]
-            pieces[start:end] = [token if p is None else p for p in self.starred[pk]]
+            pieces[start:end] = self.starred[pk]
         return b"".join(pieces)  # type: ignore[arg-type]
+
+    def gzip_plain(self, *, values: dict[str, bytes]) -> bytes:
+        """`fill(values=values, starred=set())` as a gzip member, without compressing the page."""
+        return self.plain.gzip(values)
+
+
+class _Deflated:
+    """A stencil's plain page as raw deflate runs, each ending on a byte boundary (a sync flush)
+    so that runs and separately compressed hole values concatenate into one valid stream; with
+    each run's CRC-32 and length, the gzip trailer of the whole is combined, not recomputed.
+    No back-reference crosses a hole, so a hole's content (a CSRF token) is never compressed
+    against the page around it."""
+
+    def __init__(self, pieces: list[bytes | None], holes: dict[str, list[int]]) -> None:
+        names = {index: name for name, indexes in holes.items() for index in indexes}
+        self.sequence: list[str | tuple[bytes, int, int]] = []
+        run: list[bytes] = []
+        for index, piece in enumerate(pieces + [None]):
+            if piece is not None:
+                run.append(piece)
+                continue
+            if run:
+                data = b"".join(run)
+                self.sequence.append((_deflate(data, level=3), isal_zlib.crc32(data), len(data)))
+                run = []
+            if index < len(pieces):
+                self.sequence.append(names[index])
+        self.size = sum(len(item[0]) for item in self.sequence if isinstance(item, tuple))
+
+    def gzip(self, values: dict[str, bytes]) -> bytes:
+        chunks = [gzip_header()]
+        crc = length = 0
+        for item in self.sequence:
+            if isinstance(item, str):
+                value = values[item]
+                chunks.append(_deflate(value))
+                crc, length = isal_zlib.crc32(value, crc), length + len(value)
+            else:
+                data, run_crc, run_length = item
+                chunks.append(data)
+                crc = isal_zlib.crc32_combine(crc, run_crc, run_length)
+                length += run_length
+        chunks.append(FINAL_EMPTY_BLOCK)
+        chunks.append(struct.pack("<II", crc, length & 0xFFFFFFFF))
+        return b"".join(chunks)
+
+
+def _deflate(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
+    """Raw deflate of `data`, not final, ending on a byte boundary."""
+    deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    return deflater.compress(data) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
 class Markers:
@@ -101,18 +165,20 @@ class Markers:
 
     def __init__(self) -> None:
         self._tag = secrets.token_hex(8)
-        self._pattern = re.compile(f"\x1e{self._tag}:([a-z]+):(\\d+)\x1f")
+        self._pattern = re.compile(f"\x1e{self._tag}:([a-z]+):(\\d+)\x1f".encode())
 
     def mark(self, name: str, session: int = 0) -> str:
         return f"\x1e{self._tag}:{name}:{session}\x1f"
 
-    def cut(self, html: str) -> list[Part]:
-        pieces = self._pattern.split(html)
+    def cut(self, html: bytes | str) -> list[Part]:
+        """The rendered page (bytes as the response holds them: no decoded copy of a 5 MB page)
+        as the text between markers and the holes they mark."""
+        pieces = self._pattern.split(html.encode() if isinstance(html, str) else html)
         parts: list[Part] = []
         for index in range(0, len(pieces) - 1, 3):
             if pieces[index]:
                 parts.append(pieces[index])
-            parts.append(Hole(pieces[index + 1], int(pieces[index + 2])))
+            parts.append(Hole(pieces[index + 1].decode(), int(pieces[index + 2])))
         if pieces[-1]:
             parts.append(pieces[-1])
         return parts
@@ -125,28 +191,31 @@ class _Sized(Protocol):
 class _LocalCache:
     """A least-recently-used map of stencils and renditions, bounded by their size in bytes."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, sizeof: Callable[[Any], int] = lambda item: item.size) -> None:
         self._limit = limit
-        self._items: OrderedDict[str, _Sized] = OrderedDict()
+        self._sizeof = sizeof
+        self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> _Sized | None:
+    def get(self, key: Any) -> Any:
         with self._lock:
             stencil = self._items.get(key)
             if stencil is not None:
                 self._items.move_to_end(key)
             return stencil
 
-    def put(self, key: str, stencil: _Sized) -> None:
+    def put(self, key: Any, stencil: Any) -> None:
         with self._lock:
             if key in self._items:
                 return
             self._items[key] = stencil
-            self._size += stencil.size
+            self._size += self._sizeof(stencil)
             while self._size > self._limit and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
-                self._size -= dropped.size
+                self._size -= self._sizeof(dropped)
+
+    __setitem__ = put
 
     def clear(self) -> None:
         with self._lock:
@@ -155,6 +224,9 @@ class _LocalCache:
 
 
 _local = _LocalCache(LOCAL_BYTES)
+# Calendar entries (VEVENT text) by a digest of what they are made from: a feed after a change,
+# a filtered view's feed or an attendee's agenda renders only what no feed rendered before.
+calendar_entries = _LocalCache(32 * 1024 * 1024, sizeof=len)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
@@ -182,6 +254,9 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
                 found = cache.get(key) if shared else None
                 if found is None:
                     found = build()
+                    # A build leaves thousands of model instances and template nodes in
+                    # reference cycles; collected now, they never add up to the next build's.
+                    gc.collect()
                     if shared:
                         cache.set(key, found, STENCIL_TTL)
                 _local.put(key, found)
@@ -195,3 +270,4 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
 def forget_local_stencils() -> None:
     """Drop this process's copies (tests; the shared cache is cleared on its own)."""
     _local.clear()
+    calendar_entries.clear()

@@ -1,6 +1,21 @@
 from django.urls import path
 
-from confsched.web import views, views_accounts, views_agenda, views_changes, views_exports
+from confsched.web import (
+    views,
+    views_accounts,
+    views_agenda,
+    views_alerts,
+    views_changes,
+    views_embed,
+    views_exports,
+    views_favourites,
+    views_insight,
+    views_now,
+    views_offline,
+    views_plan,
+    views_print,
+    views_search,
+)
 
 app_name = "web"
 
@@ -17,19 +32,70 @@ urlpatterns = [
         views.session_calendar,
         name="session_calendar",
     ),
+    path("<slug:event>/search/", views_search.search, name="search"),
     path("<slug:event>/speakers/", views.speakers, name="speakers"),
     path("<slug:event>/zones/", views.zones, name="zones"),
     path("<slug:event>/speakers/<str:key>/", views.speaker_detail, name="speaker"),
     path("<slug:event>/changes/", views_changes.changes, name="changes"),
     path("<slug:event>/changes.atom", views_changes.changes_feed, name="changes_feed"),
     path("<slug:event>/schedule.<str:extension>", views_exports.export, name="export"),
+    path(
+        "<slug:event>/schedule2.json",
+        views_exports.export,
+        {"extension": "schedule2"},
+        name="export_schedule2",
+    ),
     path("<slug:event>/agenda/", views_agenda.agenda, name="agenda"),
+    path("<slug:event>/agenda.ics", views_agenda.agenda_download, name="agenda_download"),
+    path("<slug:event>/now/", views_now.now, name="now"),
+    path("<slug:event>/plan/", views_plan.plan, name="plan"),
+    path("<slug:event>/insight/", views_insight.insight, name="insight"),
     path(
         "<slug:event>/agenda/feed/reset", views_agenda.agenda_feed_reset, name="agenda_feed_reset"
     ),
     path("<slug:event>/agenda/share", views_agenda.agenda_share, name="agenda_share"),
     path(
+        "<slug:event>/agenda/favourites/",
+        views_favourites.favourites_page,
+        name="favourites",
+    ),
+    path(
+        "<slug:event>/agenda/favourites.json",
+        views_favourites.favourites_download,
+        name="favourites_download",
+    ),
+    path(
+        "<slug:event>/agenda/import", views_favourites.favourites_import, name="favourites_import"
+    ),
+    path(
+        "<slug:event>/agenda/import/star", views_favourites.favourites_star, name="favourites_star"
+    ),
+    path(
         "<slug:event>/agenda/shared/<str:token>/", views_agenda.agenda_shared, name="agenda_shared"
     ),
     path("<slug:event>/agenda/<str:token>.ics", views_agenda.agenda_feed, name="agenda_feed"),
+    path("<slug:event>/agenda/alerts", views_alerts.alerts_toggle, name="alerts"),
+    path(
+        "<slug:event>/alerts/unsubscribe/<str:token>/",
+        views_alerts.alerts_unsubscribe,
+        name="alerts_unsubscribe",
+    ),
+    path("<slug:event>/alerts/<str:token>.atom", views_alerts.alerts_feed, name="alerts_feed"),
+    path("<slug:event>/embed/", views_embed.embed, name="embed"),
+    path("<slug:event>/manifest.webmanifest", views_offline.manifest, name="manifest"),
+    path("<slug:event>/sw.js", views_offline.service_worker, name="service_worker"),
+    path("<slug:event>/version.json", views_offline.version, name="version"),
+    path("<slug:event>/print/", views_print.print_index, name="print_index"),
+    path("<slug:event>/print/<str:day>/", views_print.print_day, name="print_day"),
+    path("<slug:event>/print/<str:day>.pdf", views_print.print_day_pdf, name="print_day_pdf"),
+    path(
+        "<slug:event>/agenda/print/<str:day>/",
+        views_print.agenda_print_day,
+        name="agenda_print_day",
+    ),
+    path(
+        "<slug:event>/agenda/print/<str:day>.pdf",
+        views_print.agenda_print_day_pdf,
+        name="agenda_print_day_pdf",
+    ),
 ]

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
@@ -26,6 +26,7 @@ from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
+from confsched.web.compression import accepts_gzip
 from confsched.web.fragments import attach_cards, attach_star_urls, zone_options
 from confsched.web.stencils import Markers, Stencil, kept
 from confsched.web.structured_data import session_json_ld
@@ -129,13 +130,17 @@ def _personal_page(
     etag = hashlib.sha256(f"{key}:{person}:{secret}:{sorted(starred)}".encode()).hexdigest()[:32]
     response = get_conditional_response(request, etag=f'W/"{etag}"')
     if response is None:
-        body = stencil.fill(
-            values={"csrf": token.encode(), "account": _account_html(request, token).encode()},
-            starred=starred,
-        )
-        response = HttpResponse(body, status=stencil.status)
+        values = {"csrf": token.encode(), "account": _account_html(request, token).encode()}
+        if not starred and accepts_gzip(request):
+            # A page with no star of theirs: the page kept compressed, their holes spliced in.
+            response = HttpResponse(stencil.gzip_plain(values=values), status=stencil.status)
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(stencil.fill(values=values, starred=starred))
+            response.status_code = stencil.status
     response["ETag"] = f'W/"{etag}"'
     response["Vary"] = "Cookie, HX-Request"
+    patch_vary_headers(response, ("Accept-Encoding",))
     patch_cache_control(response, private=True, no_cache=True)
     return remember_zone(response, viewer)
 
@@ -145,13 +150,12 @@ def _stencil(request: HttpRequest, render: PageRender) -> Stencil:
     markers = Markers()
     page, sessions = render(markers, set())
     star = get_template("confsched/_star.html")
-    shared = {"request": request, "csrf_token": markers.mark("csrf")}
     return Stencil(
-        markers.cut(page.content.decode()),
+        markers.cut(page.content),
         stars={
             session.pk: (
-                markers.cut(star.render({**shared, "session": session, "is_starred": False})),
-                markers.cut(star.render({**shared, "session": session, "is_starred": True})),
+                [star.render({"session": session, "is_starred": False}).encode()],
+                [star.render({"session": session, "is_starred": True}).encode()],
             )
             for session in sessions
         },
@@ -210,7 +214,8 @@ def _schedule_page(
     starred: set[int], markers: Markers | None,
 ) -> tuple[HttpResponse, list]:  # fmt: skip
     filters = parse_filters(dict(request.GET.lists()))
-    sessions = queries.published_sessions(event)
+    # Free text searches abstracts; otherwise the cards need none.
+    sessions = queries.published_sessions(event, with_texts=bool(filters.q))
     options = _facet_options(sessions, viewer, chosen_dates=filters.date)
     known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
     del known["date"]  # any day may be asked for; one without sessions shows none
@@ -309,6 +314,9 @@ def grid(request: HttpRequest, event: str) -> HttpResponse:
 def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     event_row = _event(event)
     viewer = viewer_zone(request, event_row)
+    # Stars change without a new schedule version, so "likely full" is not baked into the one
+    # kept page: it picks one of two, from a per-event set kept a minute (only when shown).
+    is_likely_full = event_row.show_likely_full and key in _likely_full_keys(event_row)
 
     def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
         # Looked up only when the page is built: a kept page needs no session row.
@@ -318,16 +326,28 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         url = request.build_absolute_uri(session.get_absolute_url())
         attach_star_urls([session], event=event_row)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
+        # Built with the page, once per schedule version: vectors change only on import.
+        from confsched.programme.semantic import similar_sessions  # only this page shows them
+
+        similar = similar_sessions(session, limit=5)
         page = _page(
             request, "confsched/session.html", event=event_row, viewer=viewer,
             moment=session.starts_at, session=session,
             star_html=_star_html(request, session, markers=markers, starred=starred),
-            same_track=nearby, same_track_total=track_total,
+            same_track=nearby, same_track_total=track_total, is_likely_full=is_likely_full,
+            similar=similar,
             json_ld=session_json_ld(session, event=event_row, url=url), **_marked(markers),
         )  # fmt: skip
         return page, [session]
 
-    return _personal_page(request, event_row, viewer, name=f"session:{key}", render=render)
+    name = f"session:{key}:likely-full" if is_likely_full else f"session:{key}"
+    return _personal_page(request, event_row, viewer, name=name, render=render)
+
+
+def _likely_full_keys(event: Event) -> frozenset[str]:
+    from confsched.web.views_insight import likely_full_session_keys  # it imports this module
+
+    return likely_full_session_keys(event)
 
 
 # A session page lists the track's next sessions and links to the whole track.
@@ -340,13 +360,15 @@ def speakers(request: HttpRequest, event: str) -> HttpResponse:
     viewer = viewer_zone(request, event_row)
 
     def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
-        people = queries.speakers_listed(event_row)
+        # ?q= searches names and companies; each address is its own kept page.
+        q = " ".join(request.GET.get("q", "").split())[:200]
+        people = queries.speakers_listed(event_row, q=q)
         letters: dict[str, list] = {}
         for person in people:
             letters.setdefault(person.name[:1].upper(), []).append(person)
         page = _page(
             request, "confsched/speakers.html", event=event_row, viewer=viewer,
-            letters=sorted(letters.items()), nav="speakers", speaker_count=len(people),
+            letters=sorted(letters.items()), nav="speakers", speaker_count=len(people), q=q,
             **_marked(markers),
         )  # fmt: skip
         return page, []

@@ -6,10 +6,10 @@ import zoneinfo
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
@@ -17,6 +17,7 @@ from confsched.agenda import queries as agenda_queries
 from confsched.agenda import services as agenda_services
 from confsched.agenda.planning import changes_since, gaps, now_and_next, overlapping
 from confsched.agenda.services import session_fingerprint
+from confsched.core import clock
 from confsched.programme import queries
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
@@ -69,7 +70,7 @@ def _agenda_context(
         session.changed_since_starred = (
             changes_since(item.seen, session_fingerprint(session)) if item else []
         )
-    current, upcoming = now_and_next(running, now=timezone.now())
+    current, upcoming = now_and_next(running, now=clock.now())
     free = gaps(running, zone=zone)
     days = days_and_slots(sessions, zone)
     for day in days:
@@ -154,6 +155,34 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
         is_private=True,
         etag=event_etag(event_row, token, sorted(ids)),
     )
+
+
+@require_GET
+def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
+    """This browser's starred sessions as an .ics download: visitors have no feed to subscribe
+    to, so they take a copy (signed-in people get the same, from their account's stars)."""
+    event_row = _event(event)
+    ids = stars.starred_ids(request, event_row)
+    keys = set(Session.objects.filter(event=event_row, pk__in=ids).values_list("key", flat=True))
+    if keys:
+        filename = f"{event_row.slug}-my-agenda.ics"
+        response = calendar_response(
+            request, event=event_row, keys=keys, name=f"{event_row.name}: my agenda",
+            filename=filename, is_private=True, etag=event_etag(event_row, "download", sorted(ids)),
+        )  # fmt: skip
+        if response.status_code == 200:
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    else:
+        response = HttpResponseNotFound(
+            f"No starred sessions of {event_row.name} to download: star sessions on the "
+            "schedule first (they are kept in this browser until you sign up).",
+            content_type="text/plain; charset=utf-8",
+        )
+    # Whose stars these are comes from the session cookie: no cache may keep or share them.
+    del response["Cache-Control"]
+    patch_cache_control(response, private=True, no_store=True)
+    patch_vary_headers(response, ("Cookie",))
+    return response
 
 
 @login_required

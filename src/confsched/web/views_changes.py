@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET
 
 from confsched.programme import queries
+from confsched.programme.changes import source_label
+from confsched.programme.models import Event, ScheduleVersion
 from confsched.web.calendars import event_etag
 from confsched.web.views import _event, _page
 
@@ -29,12 +33,12 @@ class TextSummaryAtomFeed(Atom1Feed):
 @require_GET
 def changes(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
+    versions = [
+        (version, source_label(version.source))
+        for version in queries.versions_with_changes(event_row)
+    ]
     return _page(
-        request,
-        "confsched/changes.html",
-        event=event_row,
-        versions=queries.versions_with_changes(event_row),
-        nav="changes",
+        request, "confsched/changes.html", event=event_row, versions=versions, nav="changes"
     )
 
 
@@ -43,21 +47,44 @@ def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
     """Atom: one entry per version, so feed readers and bots hear of every change."""
     event_row = _event(event)
     page_url = request.build_absolute_uri(reverse("web:changes", kwargs={"event": event_row.slug}))
-    feed = TextSummaryAtomFeed(
-        title=f"{event_row.name}: schedule changes",
-        link=page_url,
+    response = versions_feed(
+        request, event_row, title=f"{event_row.name}: schedule changes", link=page_url,
         description=f"What changed in the programme of {event_row.name}",
-        feed_url=request.build_absolute_uri(),
-        language="en",
-    )
-    for version in queries.versions_with_changes(event_row):
-        lines = [
-            f"{change.session.full_title}: {change.description}" for change in version.changes.all()
-        ]
+        entries=(
+            (
+                version,
+                f"Version {version.number}: {version.summary}",
+                [f"{c.session.full_title}: {c.description}" for c in version.changes.all()],
+            )
+            for version in queries.versions_with_changes(event_row)
+        ),
+    )  # fmt: skip
+    response["ETag"] = f'"{event_etag(event_row, "atom")}"'
+    return response
+
+
+def versions_feed(
+    request: HttpRequest,
+    event: Event,
+    *,
+    title: str,
+    link: str,
+    description: str,
+    entries: Iterable[tuple[ScheduleVersion, str, list[str]]],
+    tag: str = "",
+) -> HttpResponse:
+    """An Atom feed of schedule versions: per entry its version, its title and its lines (the
+    summary, as text). Entries link to `link#v<number>`; `tag` sets their ids apart from
+    another feed's of the same versions."""
+    feed = TextSummaryAtomFeed(
+        title=title, link=link, description=description,
+        feed_url=request.build_absolute_uri(), language="en",
+    )  # fmt: skip
+    for version, entry_title, lines in entries:
         feed.add_item(
-            title=f"Version {version.number}: {version.summary}",
-            link=f"{page_url}#v{version.number}",
-            unique_id=f"tag:{request.get_host()},2026:{event_row.slug}:v{version.number}",
+            title=entry_title,
+            link=f"{link}#v{version.number}",
+            unique_id=f"tag:{request.get_host()},2026:{event.slug}:{tag}v{version.number}",
             unique_id_is_permalink=False,
             pubdate=version.created_at,
             updateddate=version.created_at,
@@ -65,5 +92,4 @@ def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
         )
     response = HttpResponse(content_type="application/atom+xml; charset=utf-8")
     feed.write(response, "utf-8")
-    response["ETag"] = f'"{event_etag(event_row, "atom")}"'
     return response

@@ -35,7 +35,7 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
             f"export:{etag}:{site}",
             lambda: Rendition(render_export(event_row, extension, base_url=site)),
         )
-        response = rendition.response(writer.content_type)
+        response = rendition.response(request, writer.content_type)
         if extension == "csv":
             response["Content-Disposition"] = f'attachment; filename="{event_row.slug}.csv"'
         return response

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from typing import Any
 
@@ -15,17 +14,10 @@ from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
 from confsched.interchange.zones import guess_zone
+from confsched.programme.importing import files_digest
 from confsched.programme.models import Event, uid_domain_for
+from confsched.programme.semantic import EmbeddingReport, refresh_embeddings
 from confsched.programme.services import LoadReport, create_event, load_programme
-
-
-def files_digest(files: list[tuple[str, bytes]]) -> str:
-    """One sha256 over the files' names and contents, in a fixed order."""
-    digest = hashlib.sha256()
-    for name, data in sorted(files):
-        digest.update(f"{len(name)}:{name}:{len(data)}:".encode())
-        digest.update(data)
-    return digest.hexdigest()
 
 
 class Command(BaseCommand):
@@ -59,6 +51,11 @@ class Command(BaseCommand):
             "--skip-unchanged", action="store_true",
             help="do nothing when the event exists and the files are the ones it was last "
             "imported from (keeps the organizer's edits since)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--skip-embeddings", action="store_true",
+            help="do not compute the vectors of changed sessions for search by meaning now "
+            "(the next import without this option does); with the semantic extra only",
         )  # fmt: skip
         parser.add_argument(
             "--allow-private-hosts", action="store_true",
@@ -117,9 +114,16 @@ class Command(BaseCommand):
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
                 Event.objects.filter(pk=event.pk).update(import_digest=digest)
+            # After the load is committed, only for sessions whose text changed; a no-op
+            # without the semantic extra.
+            embeddings = (
+                EmbeddingReport() if options["skip_embeddings"] else refresh_embeddings(event)
+            )
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
+        if embeddings.embedded:
+            self.stdout.write(f"Embedded {embeddings.embedded} session(s) for search by meaning.")
 
     def _print(self, event: Event, report: LoadReport, file_count: int) -> None:
         out = self.stdout

