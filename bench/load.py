@@ -126,9 +126,12 @@ def _wrk(url: str, *, duration: int, connections: int, headers: list[str]) -> di
     ]  # fmt: skip
     for header in headers:
         command += ["-H", header]
-    output = subprocess.run(  # noqa: S603 - wrk with our own arguments
-        [*command, url], check=True, capture_output=True, text=True
-    ).stdout
+    ran = subprocess.run(  # noqa: S603 - wrk with our own arguments
+        [*command, url], check=False, capture_output=True, text=True
+    )
+    if ran.returncode:
+        raise RuntimeError(f"wrk failed ({ran.returncode}) on {url}:\n{ran.stdout}{ran.stderr}")
+    output = ran.stdout
     latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", output, re.MULTILINE))
     done = re.search(r"(\d+) requests in ([\d.]+)(\w+), ([\d.]+)(\w+) read", output)
     if done is None:

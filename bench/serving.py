@@ -62,7 +62,7 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        for _ in range(150):  # collectstatic and the first worker: up to 30 s
+        for _ in range(600):  # collectstatic and the first worker: up to 2 minutes
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()  # noqa: S310 - loopback
                 break
