@@ -29,6 +29,7 @@ import textwrap
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,6 +134,8 @@ def _wrk(url: str, *, duration: int, connections: int, headers: list[str]) -> di
         raise RuntimeError(f"wrk failed ({ran.returncode}) on {url}:\n{ran.stdout}{ran.stderr}")
     output = ran.stdout
     latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", output, re.MULTILINE))
+    # Thread Stats: "Latency  avg  stdev  max  +/- stdev"
+    slowest = re.search(r"^\s+Latency\s+\S+\s+\S+\s+([\d.]+\w+)", output, re.MULTILINE)
     done = re.search(r"(\d+) requests in ([\d.]+)(\w+), ([\d.]+)(\w+) read", output)
     if done is None:
         raise RuntimeError(f"wrk printed no summary:\n{output}")
@@ -148,27 +151,37 @@ def _wrk(url: str, *, duration: int, connections: int, headers: list[str]) -> di
         "bytes": float(done.group(4)) * _SIZES[done.group(5)],
         "p50": millis(latency["50"]),
         "p99": millis(latency["99"]),
+        "max": millis(slowest.group(1)) if slowest else 0.0,
         "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
     }
+
+
+def _fetch(url: str, headers: list[str]) -> None:
+    """One request, read to the end; a 304 is an answer too (the URL answers)."""
+    asked = urllib.request.Request(url, headers=dict(h.split(": ", 1) for h in headers))  # noqa: S310
+    try:
+        urllib.request.urlopen(asked, timeout=120).read()  # noqa: S310 - our own server on loopback
+    except urllib.error.HTTPError as answer:
+        if answer.code != 304:
+            raise
 
 
 def measure(
     base: str, path: str, *, master: int, duration: int, connections: int, headers: list[str]
 ) -> Result:
     pids = _worker_pids(master)
-    # Warm every worker (each builds its pages once per schedule version) before measuring:
-    # until a round of requests sees no build (a slow p99), so none runs into the measurement.
-    for _ in range(5):
-        if _wrk(base + path, duration=2, connections=connections, headers=headers)["p99"] < 500:
+    # Warm every worker (each builds its pages once per schedule version) before measuring, so
+    # that no build runs into the measurement. First a burst of requests at once, every one
+    # waited for, so that a worker that took any has finished its build; then rounds of wrk
+    # until one sees no slow request. The slowest request tells, not the p99: while one worker
+    # builds, the other answers all the rest. A round in which nothing finished proves nothing
+    # (wrk does not count requests still open when it stops).
+    with ThreadPoolExecutor(2 * connections) as pool:
+        list(pool.map(lambda _: _fetch(base + path, headers), range(4 * connections)))
+    for _ in range(10):
+        warm = _wrk(base + path, duration=2, connections=connections, headers=headers)
+        if warm["requests"] and warm["max"] < 1000:
             break
-    try:  # and check that the URL answers
-        asked = urllib.request.Request(  # noqa: S310 - our own server on loopback
-            base + path, headers=dict(h.split(": ", 1) for h in headers)
-        )
-        urllib.request.urlopen(asked).read()  # noqa: S310 - our own server on loopback
-    except urllib.error.HTTPError as answer:
-        if answer.code != 304:
-            raise
     before = _cpu_ticks(pids)
     found = _wrk(base + path, duration=duration, connections=connections, headers=headers)
     used = _cpu_ticks(pids) - before
