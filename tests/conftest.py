@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -47,12 +48,20 @@ def demo_event(db):  # noqa: ANN001, ANN201 - pytest fixture
     return event
 
 
+def unavailable(message: str, *required_by: str) -> NoReturn:
+    """Skip the test for what is missing, or fail it when one of `required_by` (environment
+    variables CI sets) says it must run."""
+    if any(os.environ.get(variable) for variable in required_by):
+        pytest.fail(f"{message} and {' or '.join(required_by)} is set")
+    pytest.skip(message)
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """../shared beside the checkout: skipped when absent, a failure when CI requires it."""
     if SHARED_DIR.is_dir():
         return SHARED_DIR
-    message = f"{SHARED_DIR} is absent (it holds the seeds, format samples and schemas)"
-    if os.environ.get("CONFSCHED_REQUIRE_SHARED"):
-        pytest.fail(message + " and CONFSCHED_REQUIRE_SHARED is set")
-    pytest.skip(message)
+    unavailable(
+        f"{SHARED_DIR} is absent (it holds the seeds, format samples and schemas)",
+        "CONFSCHED_REQUIRE_SHARED",
+    )

