@@ -9,12 +9,13 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run demo test test-postgres lint bench bench-load wrk fuzz chromium axe screenshots clean
+.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium axe vnu screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing confsched and what it needs into $(VENV) (a few minutes the first time)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,semantic]"
+	$(BIN)/python -m pip install -e ".[test,semantic]"
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -23,14 +24,20 @@ var/secret_key:
 	@mkdir -p var
 	@$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
-# Migrate the SQLite default, import the demo event (only when it is new or its files changed, so
-# that an organizer's edits in the admin stay) and serve it.
+# Migrate the SQLite default, import the demo event when it does not exist yet (after that only
+# its organizers change it: admin edits, imports and syncs stay) and serve it.
 run: install var/secret_key
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
-		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --skip-unchanged \
+		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --if-new \
 		$(DEMO_FILES)
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched serve --host $(HOST) --port $(PORT)
+
+# The first organizer account (staff and superuser), with the same SECRET_KEY as `make run`: it
+# asks for a name, an e-mail address and a password. Then log in at /admin/.
+admin: install var/secret_key
+	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
+	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched createsuperuser
 
 # Browser tests drive the system's Chromium; install it where we may (root with apt-get).
 chromium:
@@ -54,11 +61,28 @@ $(AXE):
 
 axe: $(AXE)
 
-test: install chromium axe
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# The W3C Nu HTML checker (the npm registry's vnu-jar), run with the system's Java by the tests
+# that check every page kind's HTML.
+VNU := var/npm/node_modules/vnu-jar/build/dist/vnu.jar
+VNU_VERSION := 26.9.27
+$(VNU):
+	@if command -v npm >/dev/null; then \
+		npm install --no-save --no-audit --no-fund --silent --prefix var/npm vnu-jar@$(VNU_VERSION) axe-core@$(AXE_VERSION); \
+	else \
+		echo "npm is missing: install Node.js to run the HTML checker tests."; \
+	fi
 
-test-postgres: install chromium axe
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PYTEST_ARGS)
+vnu: $(VNU)
+
+# Tests run in parallel, one process per core (pytest-xdist), a test file per process at a time
+# so that a file's browser and server fixtures are made once; PARALLEL= runs them in one process.
+PARALLEL ?= -n auto --dist loadfile
+
+test: install chromium axe vnu
+	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
+
+test-postgres: install chromium axe vnu
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts

@@ -30,6 +30,7 @@ crash (exception type and innermost frame in confsched) is shrunk and written to
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import random
 import re
@@ -264,7 +265,10 @@ def collect_seeds(format_names: Iterable[str]) -> dict[str, list[tuple[str, byte
         for extension, writer in WRITERS.items():
             if writer.format_name == name:
                 for number, programme in enumerate(programmes):
-                    rendered = writer.render(programme, slug="fuzz", now=fixed_now)
+                    # A writer that stamps the time it writes (DTSTAMP) is given a fixed one.
+                    stamped = "now" in inspect.signature(writer.render).parameters
+                    options = {"now": fixed_now} if stamped else {}
+                    rendered = writer.render(programme, slug="fuzz", **options)
                     found.append((f"rendered-{number}.{extension}", rendered))
         found += [(f"audit/{path}", data) for path, data in _files(AUDIT / name)]
         seeds[name] = found

@@ -5,37 +5,21 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEMO_DIR
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _confsched(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "confsched.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+from tests.conftest import DEMO_SLUG
+from tests.served_demo import served, with_demo
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
+    """The demo served on SQLite; the site's root address."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -46,34 +30,9 @@ def server(tmp_path: Path) -> Iterator[str]:
         CONFSCHED_DATA_DIR=str(tmp_path),
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
     )
-    _confsched("migrate", "--noinput", env=env)
-    demo = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
-    _confsched(
-        "import",
-        "--event",
-        "pytorch-conference-europe-2026",
-        "--timezone",
-        "Europe/Paris",
-        *demo,
-        env=env,
-    )
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "confsched.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):  # up to 20 s for collectstatic and the first worker
-            try:
-                urllib.request.urlopen(base + "/pytorch-conference-europe-2026/", timeout=2)  # noqa: S310 - our own server
-                break
-            except OSError:
-                time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with_demo(env)
+    with served(env) as event_page:
+        yield event_page.removesuffix(f"/{DEMO_SLUG}/")
 
 
 def test_serve_answers_pages_and_static_files(server: str) -> None:

@@ -38,7 +38,34 @@ def test_the_deploy_check_is_clean_behind_https(tmp_path: Path) -> None:
         SECRET_KEY="k" * 20 + "-a-long-random-production-secret-0123456789",
         CONFSCHED_HTTPS="1",
     )  # fmt: skip
+    # Silenced: W021, HSTS preload, which is an explicit choice (CONFSCHED_HSTS_PRELOAD).
+    assert (result.returncode, result.stdout.strip()) == (
+        0,
+        "System check identified no issues (1 silenced).",
+    )
+
+
+def test_hsts_preload_is_a_choice_that_the_deploy_check_then_finds_clean(tmp_path: Path) -> None:
+    result = _confsched(
+        "check", "--deploy", tmp_path=tmp_path,
+        SECRET_KEY="k" * 20 + "-a-long-random-production-secret-0123456789",
+        CONFSCHED_HTTPS="1", CONFSCHED_HSTS_PRELOAD="1",
+    )  # fmt: skip
     assert (result.returncode, result.stdout.strip()) == (
         0,
         "System check identified no issues (0 silenced).",
     )
+
+
+def test_a_new_data_folder_is_made_on_first_use(tmp_path: Path) -> None:
+    folder = tmp_path / "new" / "data"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    result = subprocess.run(
+        [sys.executable, "-m", "confsched.cli", "migrate", "--noinput", "-v0"],
+        env={**env, "CONFSCHED_DATA_DIR": str(folder), "DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (folder / "confsched.sqlite3").is_file()

@@ -5,6 +5,9 @@ from confsched.api.api import api
 from confsched.web import views_accounts as accounts
 from confsched.web import views_site
 
+handler404 = "confsched.web.views_site.page_not_found"
+handler500 = "confsched.web.views_site.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),

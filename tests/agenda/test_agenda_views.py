@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from html import unescape
 
 import pytest
 import vobject
@@ -80,7 +81,11 @@ def test_stars_work_as_a_plain_form_without_javascript(client: Client, demo_even
     user = _user()
     client.force_login(user)
     response = _star(client, TORCHJD)
-    assert (response.status_code, response["Location"]) == (302, BASE + "?track=training-systems")
+    card = f"#s-{Session.objects.get(key=TORCHJD).pk}"  # back to the same card, not the top
+    assert (response.status_code, response["Location"]) == (
+        302,
+        BASE + "?track=training-systems" + card,
+    )
     assert list(AgendaItem.objects.values_list("session__key", flat=True)) == [TORCHJD]
     _star(client, TORCHJD)  # twice: still one star
     assert AgendaItem.objects.count() == 1
@@ -92,7 +97,8 @@ def test_a_star_form_never_redirects_off_site(client: Client, demo_event) -> Non
     response = client.post(
         f"{BASE}sessions/{TORCHJD}/star", {"starred": "1", "next": "https://evil.example/"}
     )
-    assert response["Location"] == f"{BASE}sessions/{TORCHJD}/"
+    pk = Session.objects.get(key=TORCHJD).pk
+    assert response["Location"] == f"{BASE}sessions/{TORCHJD}/#s-{pk}"
 
 
 def test_htmx_star_swaps_the_button_in_place(client: Client, demo_event) -> None:
@@ -321,10 +327,47 @@ def test_sharing_turns_on_and_off(client: Client, demo_event) -> None:
         200,
         ["TorchJD: Jacobian Descent in PyTorch"],
     )
-    assert "<h1>ada&#x27;s agenda</h1>" in html or "<h1>ada's agenda</h1>" in html
+    # No name was chosen: no name is shown (the username is half of a log-in, never shown).
+    assert _headings(html) == (
+        "A shared agenda · PyTorch Conference Europe 2026 · confsched",
+        "A shared agenda",
+    )
     assert "star" not in html.replace("starred", "") and "feed-url" not in html  # read-only
     client.post(BASE + "agenda/share", {"share": "off"})
     assert Client().get(f"{BASE}agenda/shared/{token}/").status_code == 404
+
+
+def _headings(html: str) -> tuple[str, str]:
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    heading = re.search(r"<h1>(.*?)</h1>", html, re.S)
+    assert title and heading
+    return unescape(title.group(1).strip()), unescape(heading.group(1).strip())
+
+
+def test_the_shared_agenda_shows_the_name_chosen_where_sharing_was_turned_on(
+    client: Client, demo_event
+) -> None:
+    user = _user()
+    client.force_login(user)
+    form = client.get(BASE + "agenda/").content.decode()
+    assert (
+        '<label for="share-name">Name shown on the shared page (optional)</label><input '
+        'id="share-name" name="display_name" maxlength="150" autocomplete="given-name" value="">'
+    ) in form
+    client.post(BASE + "agenda/share", {"share": "on", "display_name": "  Ada\nL. "})
+    token = AgendaLinks.objects.get().share_token
+    html = Client().get(f"{BASE}agenda/shared/{token}/").content.decode()
+    assert _headings(html) == (
+        "Ada L.'s agenda · PyTorch Conference Europe 2026 · confsched",
+        "Ada L.'s agenda",
+    )
+    user.refresh_from_db()
+    assert user.first_name == "Ada L."
+    # Turning the link off keeps the name for next time; the form offers it.
+    client.post(BASE + "agenda/share", {"share": "off"})
+    assert 'name="display_name" maxlength="150" autocomplete="given-name" value="Ada L.">' in (
+        client.get(BASE + "agenda/").content.decode()
+    )
 
 
 def test_password_reset_mails_a_working_link(client: Client, demo_event) -> None:
@@ -376,7 +419,7 @@ def test_admin_shows_star_counts_without_names(client: Client, demo_event) -> No
     _star(Client(), HELION)  # a visitor's star stays in their browser: not counted
     admin = User.objects.create_superuser("organizer", "o@example.org", PASSWORD)
     client.force_login(admin)
-    html = client.get("/admin/programme/session/?o=-7").content.decode()
+    html = client.get("/admin/programme/session/?o=-2").content.decode()  # by Stars, 2nd column
     rows = re.findall(
         r'<th class="field-title"><a href="[^"]+">([^<]+)</a></th>.*?<td class="field-star_count">(\d+)</td>',
         html,
@@ -410,14 +453,32 @@ def test_failed_logins_lock_the_account_from_any_address(client: Client, demo_ev
     assert AccessAttempt.objects.filter(username="ada").count() == 6
 
 
-def test_failed_logins_lock_the_address_for_any_account(client: Client, demo_event) -> None:
+def test_failed_logins_for_one_account_do_not_lock_others_at_that_address(
+    client: Client, demo_event
+) -> None:
+    # A venue's attendees share a few NAT addresses: one person's typos lock only their account.
     _user("ada")
     _user("bob")
-    for name in ("x1", "x2", "x3", "x4"):
-        assert _login(client, name, "wrong").status_code == 200
-    assert _login(client, "x5", "wrong").status_code == 429
+    statuses = [_login(client, "ada", "wrong").status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 200, 429]
+    assert _login(client, "ada", PASSWORD).status_code == 429
+    assert _login(client, "bob", PASSWORD).status_code == 302
+
+
+def test_guessing_across_many_accounts_locks_the_address_at_its_own_limit(
+    client: Client, demo_event, settings
+) -> None:
+    settings.CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT = 12
+    _user("bob")
+    statuses = [_login(client, f"x{n}", "wrong").status_code for n in range(12)]
+    assert statuses == [200] * 11 + [429]
     assert _login(client, "bob", PASSWORD).status_code == 429
     assert _login(client, "bob", PASSWORD, address="192.0.2.1").status_code == 302
+
+
+def test_the_address_limit_is_far_looser_than_the_account_limit(settings) -> None:
+    assert (settings.AXES_FAILURE_LIMIT, settings.CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT) == (5, 100)
+    assert settings.AXES_LOCKOUT_PARAMETERS == ["username", ["username", "ip_address"]]
 
 
 @pytest.mark.parametrize("page", ["", "grid/", f"sessions/{TORCHJD}/"])

@@ -365,6 +365,33 @@ def test_unknown_or_other_event_token_is_404(demo_event) -> None:
     assert AlertSubscription.objects.get(user=ada).is_on is True
 
 
+def test_an_unsubscribe_link_dies_when_alerts_are_turned_on_again(demo_event) -> None:
+    ada = _attendee(demo_event, "ada", TORCHJD)
+    old = f"{BASE}alerts/unsubscribe/{_token(ada)}/"
+    assert Client().post(old).status_code == 200
+    signed_in = Client()
+    signed_in.force_login(ada)
+    signed_in.post(f"{BASE}agenda/alerts", {"alerts": "on"})
+    # The link of a mail sent before the new subscription no longer turns it off.
+    assert Client().post(old).status_code == 404
+    subscription = AlertSubscription.objects.get(user=ada)
+    assert (subscription.is_on, old.endswith(f"/{subscription.unsubscribe_token}/")) == (
+        True,
+        False,
+    )
+    assert Client().post(f"{BASE}alerts/unsubscribe/{_token(ada)}/").status_code == 200
+    assert AlertSubscription.objects.get(user=ada).is_on is False
+
+
+def test_turning_alerts_on_twice_keeps_the_link(demo_event) -> None:
+    ada = _attendee(demo_event, "ada", TORCHJD)
+    token = _token(ada)
+    signed_in = Client()
+    signed_in.force_login(ada)
+    signed_in.post(f"{BASE}agenda/alerts", {"alerts": "on"})
+    assert _token(ada) == token
+
+
 def test_unsubscribe_put_is_refused(demo_event) -> None:
     ada = _attendee(demo_event, "ada")
     assert Client().put(f"{BASE}alerts/unsubscribe/{_token(ada)}/").status_code == 405

@@ -51,10 +51,13 @@ def test_round_trip() -> None:
 def test_refusals_name_what_and_where() -> None:
     good = json.loads(render_favourites(schedule_url=URL, slug="conf", guids=[A]))
     assert refusal(b"{nope") == (
-        "mine.json: is not JSON: Expecting property name enclosed in double quotes at line 1, "
-        "column 2"
+        "mine.json, line 1: not valid JSON: Expecting property name enclosed in double quotes "
+        "(column 2)"
     )
-    assert refusal(b"\xff") == "mine.json: is not UTF-8 text (byte 0)"
+    assert refusal(b"\xff") == (
+        "mine.json, line 1: not UTF-8 text (byte 0 cannot be decoded); a favourites document "
+        "must be UTF-8"
+    )
     assert (
         refusal(b"[]") == "mine.json: is not a favourites document: the top level is not an object"
     )
@@ -133,3 +136,34 @@ def test_giggity_refusals() -> None:
     bad = base64.urlsafe_b64encode(zlib.compress(b'{"a": 1}')).decode()
     with pytest.raises(ParseError, match='"see=" is not a list of event ids'):
         parse_giggity_link(f"https://ggt.gaa.st/#see={bad}")
+
+
+def _giggity(payload: bytes) -> str:
+    see = base64.urlsafe_b64encode(zlib.compress(payload)).decode().rstrip("=")
+    return f"https://ggt.gaa.st/#url=x&see={see}"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 60_000, "favourites: not a favourites document: its JSON is nested too deeply"),
+        (
+            "9" * 5_000,
+            "favourites: not a favourites document: a number in it is too long (Exceeds the "
+            "limit (4300 digits) for integer string conversion: value has 5000 digits",
+        ),
+        (
+            _giggity(b"[" * 60_000),
+            'the Giggity link\'s "see=": not a list of event ids: its JSON is nested too deeply',
+        ),
+        (
+            _giggity(b"[1" + b"0" * 5_000 + b"]"),
+            'the Giggity link\'s "see=": not a list of event ids: a number in it is too long',
+        ),
+        ("https://[host/#see=x", "the Giggity link: is not a https://ggt.gaa.st/#… share link"),
+    ],
+)
+def test_hostile_input_is_refused_in_words(text: str, message: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        read_import(text, slug="conf")
+    assert str(caught.value)[: len(message)] == message

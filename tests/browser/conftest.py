@@ -85,9 +85,63 @@ def new_context(browser, transactional_db) -> Iterator[Callable[..., object]]:  
         contexts.append(_Settling(context, options["service_workers"] == "allow"))
         return context
 
-    yield make
-    for settling in contexts:
-        settling.close()
+    with _RequestsInFlight() as in_flight:
+        yield make
+        for settling in contexts:
+            settling.close()
+        in_flight.wait_until_none()
+
+
+class _RequestsInFlight:
+    """Counts the requests the live server is answering, from Django's own signals, so that a
+    test's database is flushed only once none is: a page may send one in the instant its
+    context closes, before Playwright has told us of it, and the flush then fails under it
+    ("couldn't be flushed", then "exists already" in the next test)."""
+
+    QUIET_S = 0.3  # no request started for this long: anything sent before the close has come
+    MOST_S = 15.0
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+        self.count = 0
+        self.last_start = 0.0
+
+    def __enter__(self) -> _RequestsInFlight:
+        from django.core.signals import request_finished, request_started
+
+        request_started.connect(self._started, dispatch_uid=id(self))
+        request_finished.connect(self._finished, dispatch_uid=id(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from django.core.signals import request_finished, request_started
+
+        request_started.disconnect(dispatch_uid=id(self))
+        request_finished.disconnect(dispatch_uid=id(self))
+
+    def _started(self, **_: object) -> None:
+        import time
+
+        with self.lock:
+            self.count += 1
+            self.last_start = time.monotonic()
+
+    def _finished(self, **_: object) -> None:
+        with self.lock:
+            self.count -= 1
+
+    def wait_until_none(self) -> None:
+        import time
+
+        deadline = time.monotonic() + self.MOST_S
+        while time.monotonic() < deadline:
+            with self.lock:
+                quiet = self.count <= 0 and time.monotonic() - self.last_start >= self.QUIET_S
+            if quiet:
+                return
+            time.sleep(0.02)
 
 
 class _Settling:
@@ -155,3 +209,11 @@ def checked_boxes(page) -> list[str]:  # noqa: ANN001 - a Playwright page
     return page.eval_on_selector_all(
         "#filters input[type=checkbox]:checked", "boxes => boxes.map(b => b.name + '=' + b.value)"
     )
+
+
+def choose_zone(page, zone: str) -> None:  # noqa: ANN001 - a Playwright page
+    """Open the zone line's picker (one line until opened) and choose `zone` in it."""
+    picker = page.locator("details[data-zone-picker]")
+    if picker.get_attribute("open") is None:
+        picker.locator("summary").click()
+    page.locator("#tz").select_option(zone)

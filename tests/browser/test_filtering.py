@@ -38,7 +38,7 @@ def test_static_files_load_and_scripts_run(page, demo_live):  # noqa: ANN001
     # select applies itself, so "Show times" goes; the device's zone (Europe/Paris here) is
     # the zone shown already, so its button stays hidden.
     expect(page.locator("details[data-filters-panel]")).to_have_attribute("open", "")
-    expect(page.locator("[data-copy='#share-url']")).to_be_visible()
+    expect(page.locator("[data-copy='#share-url']")).not_to_have_attribute("hidden", "")
     expect(page.get_by_role("button", name="Show times")).to_be_hidden()
     expect(page.locator("[data-device-zone]")).to_be_hidden()
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 
-STEP = 44  # px: five minutes of the grid (2.75rem)
+STEP = 24  # px: five minutes of the grid (1.5rem)
 DURING = datetime(2026, 4, 7, 11, 20, tzinfo=ZoneInfo("Europe/Paris"))
 AFTER = datetime(2026, 4, 9, 9, 0, tzinfo=ZoneInfo("Europe/Paris"))
 
@@ -26,27 +26,19 @@ def cell_height(page, title: str) -> float:  # noqa: ANN001 - a Playwright page
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_room_headers_and_times_stay_in_view_both_ways(new_context, demo_live, size):  # noqa: ANN001
-    view = (
-        new_context(viewport=PHONE, is_mobile=True) if size == "phone" else new_context()
-    ).new_page()
-    view.goto(demo_live + "grid/")
-    region = view.locator(".grid-scroll")
-    header = view.locator(".grid thead th", has_text="Central Room")
+def test_room_headers_and_times_stay_in_view_both_ways_on_a_desktop(page, demo_live):  # noqa: ANN001
+    page.goto(demo_live + "grid/")
+    region = page.locator(".grid-scroll")
+    header = page.locator(".grid thead th", has_text="Central Room")
     region.evaluate("el => el.scrollIntoView({behavior: 'instant'})")
     top = region.bounding_box()["y"]
     left = region.bounding_box()["x"]
-    is_wide = region.evaluate("el => el.scrollWidth > el.clientWidth")
-    assert is_wide == (size == "phone")  # four rooms fit 1280 px, not 375
-    region.evaluate("el => { el.scrollTop = 600; el.scrollLeft = 300; }")
-    assert region.evaluate("el => [el.scrollTop, el.scrollLeft]") == [600, 300 if is_wide else 0]
+    assert region.evaluate("el => el.scrollWidth > el.clientWidth") is False  # four rooms fit
+    region.evaluate("el => { el.scrollTop = 600; }")
+    assert region.evaluate("el => el.scrollTop") == 600
     assert header.bounding_box()["y"] == pytest.approx(top + 1, abs=1)
-    assert view.locator(".grid thead .grid-time").bounding_box()["x"] == pytest.approx(
-        left + 1, abs=1
-    )
     # What shows at the time column's place is the time column, not a sliver of a card.
-    hit = view.evaluate(
+    hit = page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y).closest('th, td').className",
         [left + 4, top + 250],
     )
@@ -54,14 +46,48 @@ def test_room_headers_and_times_stay_in_view_both_ways(new_context, demo_live, s
 
 
 @pytest.mark.browser
-def test_rows_are_to_scale(page, demo_live):  # noqa: ANN001
+def test_on_a_phone_the_page_scrolls_as_one_and_the_times_stay_in_view(phone, demo_live):  # noqa: ANN001
+    phone.goto(demo_live + "grid/")
+    region = phone.locator(".grid-scroll")
+    # No box to scroll inside the page: the grid is as tall as its rows, only wider.
+    assert region.evaluate(
+        "el => [el.scrollHeight === el.clientHeight, el.scrollWidth > el.clientWidth]"
+    ) == [True, True]
+    region.evaluate("el => { el.scrollLeft = 300; }")
+    phone.evaluate("window.scrollTo({top: 900, behavior: 'instant'})")
+    assert phone.evaluate("window.scrollY") == 900
+    left = region.bounding_box()["x"]
+    # At the top of the screen and below it the time column shows: no day heading over it.
+    hits = phone.evaluate(
+        "([x, ys]) => ys.map(y => { const e = document.elementFromPoint(x, y).closest('th, td, h2');"
+        " return e ? e.tagName + '.' + e.className : null; })",
+        [left + 4, [2, 200, 600]],
+    )
+    assert hits == ["TH.grid-time", "TH.grid-time", "TH.grid-time"]
+    # Each card names its room, since the room headers scrolled away with the page.
+    cell = phone.locator(".grid-cell", has_text="Why Your Forecasting")
+    expect(cell.locator(".room")).to_have_text("Central Room")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_rows_are_to_scale_and_a_short_talk_shows_its_speakers(new_context, demo_live, size):  # noqa: ANN001
+    viewport = {"viewport": PHONE, "is_mobile": True} if size == "phone" else {}
+    page = new_context(**viewport).new_page()
     page.goto(demo_live + "grid/")
-    ten = cell_height(page, "Why Your Forecasting Transformer")  # 11:00-11:10
-    twenty_five = cell_height(page, "Helion 1.0")  # 11:00-11:25
-    assert (round(ten), round(twenty_five)) == (2 * STEP - 11, 5 * STEP - 11)
+    ten = cell_height(page, "Why Your Forecasting Transformer")  # 11:00-11:10: the least, 4 steps
+    twenty_five = cell_height(page, "Helion 1.0")  # 11:00-11:25: rows of 4, 1 and 4 steps
+    assert (round(ten), round(twenty_five)) == (4 * STEP - 11, 9 * STEP - 11)
     rows = page.locator(".grid tbody tr")
-    assert round(rows.nth(0).bounding_box()["height"]) == 2 * STEP  # 11:00-11:10
-    assert round(rows.nth(1).bounding_box()["height"]) == 1 * STEP  # 11:10-11:15
+    heights = [round(rows.nth(n).bounding_box()["height"]) for n in (0, 1, 3, 11)]
+    # 11:00-11:10 grown to fit its cards, 11:10-11:15, the 5-minute break at 11:25 and the
+    # 80-minute one at 12:25, each to scale.
+    assert heights == [4 * STEP, 1 * STEP, 1 * STEP, 16 * STEP]
+    cell = page.locator(".grid-cell", has_text="Why Your Forecasting Transformer")
+    speaker = cell.locator(".card-speakers")
+    expect(speaker).to_have_text("Rosheen Naeem, Open Climate Fix")
+    box, inner = cell.bounding_box(), speaker.bounding_box()
+    assert inner["y"] + inner["height"] <= box["y"] + box["height"]  # shown, not cut off
 
 
 @pytest.mark.browser

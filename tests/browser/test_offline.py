@@ -44,8 +44,11 @@ def _kept_urls(page) -> list[str]:  # noqa: ANN001 - a Playwright page
     return page.evaluate(
         """async () => {
           const names = (await caches.keys()).filter((n) => n.startsWith("confsched:"));
-          const cache = await caches.open(names[0]);
-          return (await cache.keys()).map((r) => new URL(r.url).pathname).sort();
+          const urls = [];
+          for (const name of names) {
+            for (const r of await (await caches.open(name)).keys()) { urls.push(new URL(r.url).pathname); }
+          }
+          return urls.sort();
         }"""
     )
 
@@ -66,7 +69,7 @@ def test_read_offline_star_offline_and_the_star_arrives(page, demo_live) -> None
     expect(page.locator("h1")).to_contain_text(TORCHJD)
     path = re.sub(r"^https?://[^/]+", "", demo_live)
     kept = _kept_urls(page)
-    for wanted in ("", "grid/", "speakers/", "agenda/", f"sessions/{TORCHJD_KEY}/"):
+    for wanted in ("", "grid/", "speakers/", f"sessions/{TORCHJD_KEY}/"):
         assert path + wanted in kept
     assert "/static/confsched/app.css" in kept
 
@@ -215,3 +218,84 @@ def test_manifest_is_installable_metadata(page, demo_live) -> None:  # noqa: ANN
     assert response.headers["content-type"] == "application/manifest+json"
     icon = page.request.get(demo_live.split("/pytorch")[0] + response.json()["icons"][1]["src"])
     assert (icon.status, icon.headers["content-type"]) == (200, "image/png")
+
+
+def _banner_label_in(zone: str, taken: str) -> str:
+    """How the site writes the moment `taken` (ISO 8601) in `zone`: 24-hour clock."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    local = datetime.fromisoformat(taken.replace("Z", "+00:00")).astimezone(ZoneInfo(zone))
+    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M}"
+
+
+@pytest.mark.browser
+def test_offline_banner_time_is_in_the_page_zone_on_a_24_hour_clock(new_context, demo_live) -> None:  # noqa: ANN001
+    """The device is in New York with a 12-hour locale; the event is in Paris. The copy's time
+    is written as the page writes its times: in the event's zone, or in the zone chosen."""
+    context = new_context(service_workers="allow", locale="en-US", timezone_id="America/New_York")
+    page = context.new_page()
+    page.goto(demo_live)
+    page.wait_for_function(WORKER_READY)
+    page.reload()
+    tokyo = demo_live + "grid/?tz=Asia/Tokyo"
+    page.goto(tokyo)
+    expect(page.locator("#zone-now strong")).to_contain_text("Asia/Tokyo")
+    context.set_offline(True)
+    labels = {}
+    for zone, url in (("Europe/Paris", demo_live), ("Asia/Tokyo", tokyo)):
+        page.goto(url)
+        when = page.locator("[data-offline-copy] time")
+        expect(when).to_be_visible()
+        labels[zone] = (when.inner_text(), _banner_label_in(zone, when.get_attribute("datetime")))
+    assert labels["Europe/Paris"][0] == labels["Europe/Paris"][1]
+    assert labels["Asia/Tokyo"][0] == labels["Asia/Tokyo"][1]
+    context.set_offline(False)
+    page.goto(demo_live)
+
+
+# Resolves once the worker keeps the event's data (it fetches it in the background).
+DATA_KEPT = """() => new Promise((resolve) => {
+  const look = () => caches.keys().then(async (names) => {
+    for (const name of names) {
+      if (await (await caches.open(name)).match(location.pathname.split("/").slice(0, 2).join("/") + "/schedule.json")) {
+        resolve(true);
+        return;
+      }
+    }
+    setTimeout(look, 50);
+  });
+  look();
+})"""
+
+
+@pytest.mark.browser
+def test_pages_never_opened_are_readable_offline_after_the_first_visit(page, demo_live) -> None:  # noqa: ANN001
+    """One visit to the schedule; then, offline, a session page and a speaker page never
+    opened, and a filtered view (the whole list, saying that the filter needs the network)."""
+    page.goto(demo_live)
+    page.wait_for_function(WORKER_READY)
+    page.reload()
+    page.wait_for_function(DATA_KEPT)
+    page.context.set_offline(True)
+
+    page.goto(f"{demo_live}sessions/{TORCHJD_KEY}/")
+    expect(page.locator("[data-offline-copy]")).to_be_visible()
+    expect(page.locator("main h1")).to_have_text(TORCHJD)
+    expect(page).to_have_title(f"{TORCHJD} · PyTorch Conference Europe 2026 · confsched")
+    expect(page.locator("main .abstract p").first).not_to_be_empty()
+    speaker = page.locator("main section[aria-labelledby=speakers-heading] a").first
+    name = speaker.inner_text()
+    speaker.click()
+    expect(page.locator("main h1")).to_have_text(name)
+    expect(page.locator("main .speaker-page li a", has_text=TORCHJD)).to_have_count(1)
+
+    page.goto(f"{demo_live}?track=training-systems")
+    expect(page.locator(".offline-note")).to_have_text(
+        "This filtered view needs the network: here is the whole list from the offline copy."
+    )
+    expect(
+        page.locator(f"main button.star[formaction$='/sessions/{TORCHJD_KEY}/star']")
+    ).to_have_count(1)
+    page.context.set_offline(False)
+    page.goto(demo_live)

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 
-NAV = ["Schedule", "Grid", "Speakers", "My agenda", "Changes"]
+NAV = ["Schedule", "Grid", "Now", "Search", "Speakers", "My agenda", "Plan", "Changes"]
 
 
 @pytest.fixture
@@ -77,3 +77,33 @@ def test_the_filters_button_opens_the_form_on_a_phone(phone, demo_live):  # noqa
     expect(phone.locator(".active-filters .chip")).to_have_text(
         ["Venue: Master Stage ×", "Type: Training Systems ×"]
     )
+
+
+@pytest.mark.browser
+def test_the_first_card_starts_within_300_px_and_the_zone_and_share_are_one_line_each(
+    phone, demo_live
+):  # noqa: ANN001
+    phone.goto(demo_live)
+    assert top_of(phone, "#results .card") < 300
+    zone = phone.locator("details[data-zone-picker]")
+    line = zone.locator("summary").bounding_box()["height"]
+    assert line < 24  # one line of .8rem text
+    expect(phone.locator("#tz")).to_be_hidden()
+    zone.locator("summary").click()
+    expect(phone.locator("#tz")).to_be_visible()
+    expect(phone.locator("#tz")).to_have_value("Europe/Paris")
+    # The share box is a Share button: it opens the link (the same URL) and its copy button.
+    expect(phone.locator("#share-url")).to_be_hidden()
+    phone.locator("details.share-view > summary").click()
+    expect(phone.locator("#share-url")).to_have_value(phone.url)
+    expect(phone.locator("[data-copy='#share-url']")).to_be_visible()
+
+
+@pytest.mark.browser
+def test_without_javascript_the_share_button_still_shows_the_link(new_context, demo_live):  # noqa: ANN001
+    page = new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    page.goto(demo_live + "?track=training-systems")
+    page.locator("details.share-view > summary").click()
+    expect(page.locator("#share-url")).to_be_visible()
+    expect(page.locator("#share-url")).to_have_value(page.url)
+    expect(page.locator("[data-copy='#share-url']")).to_be_hidden()  # copying needs JavaScript

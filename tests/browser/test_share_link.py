@@ -19,6 +19,8 @@ def test_copy_link_then_open_it_in_a_fresh_browser(new_context, demo_live):  # n
 
     # htmx swapped the results in: the copy button was revealed again and the link updated.
     copy = page.locator("[data-copy='#share-url']")
+    # The Share button opens the link and its copy button.
+    page.locator("details.share-view > summary", has_text="Share").click()
     expect(copy).to_be_visible()
     expect(copy).to_have_text("Copy link")
     expect(page.locator("#share-url")).to_have_value(page.url)

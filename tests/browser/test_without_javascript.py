@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PARIS_LABEL, checked_boxes, filter_params
+from tests.browser.conftest import PARIS_LABEL, checked_boxes, choose_zone, filter_params
 
 
 @pytest.mark.browser
@@ -33,15 +33,32 @@ def test_filter_and_zone_forms_without_javascript(new_context, demo_live):  # no
     expect(panel.locator("summary")).to_have_text("Filters (active)")
     expect(page.locator("#share-url")).to_have_value(page.url)
 
-    page.locator("#tz").select_option("Asia/Tokyo")
-    expect(page.locator("p.zone-now")).to_have_text(
+    choose_zone(page, "Asia/Tokyo")
+    expect(page.locator("#zone-now")).to_have_text(
         f"Times in {PARIS_LABEL}, the event's time zone."
     )
     page.get_by_role("button", name="Show times").click()
-    expect(page.locator("p.zone-now")).to_have_text(
+    expect(page.locator("#zone-now")).to_have_text(
         f"Times in Asia/Tokyo (JST, UTC+09:00). The event is in {PARIS_LABEL}."
     )
     expect(page.locator("p.summary")).to_have_text("Showing 6 of 28 sessions.")
     assert checked_boxes(page) == ["track=training-systems"]
     assert filter_params(page.url) == {"track": ["training-systems"], "tz": ["Asia/Tokyo"]}
     expect(page.locator("h3.slot-time").first).to_have_text("18:00")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["", "grid/"], ids=["list", "grid"])
+def test_a_star_without_javascript_comes_back_to_the_same_card(new_context, demo_live, path):  # noqa: ANN001
+    page = new_context(java_script_enabled=False, reduced_motion="reduce").new_page()
+    page.goto(demo_live + path)
+    card = page.locator(".card-wrap", has_text="TorchJD: Jacobian Descent in PyTorch")
+    card.get_by_role("button", name="Star “TorchJD: Jacobian").click()
+    # The page came back starred, at that card: not at the top of the page.
+    starred = card.get_by_role("button", name="Starred: remove “TorchJD: Jacobian")
+    expect(starred).to_have_attribute("aria-pressed", "true")
+    card_id = card.get_attribute("id")
+    assert page.url == demo_live + path + "#" + card_id
+    page.wait_for_function("() => window.scrollY > 0")  # the browser scrolls to the card
+    box = card.bounding_box()
+    assert 0 <= box["y"] < page.viewport_size["height"]

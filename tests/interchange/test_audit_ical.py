@@ -45,21 +45,30 @@ def untitled(key: str) -> Session:
 
 @pytest.mark.shared
 def test_value_parameter_the_library_trips_over_is_a_warning(shared_dir: Path) -> None:
-    # "BEGIN:VEVENT\rD;D=;VALUE=,:": a bare CR ends the line; VALUE=, is a list, on which the
-    # library calls .upper() (AttributeError in parameter.py).
-    name = "min_AttributeError_interchange_ical_reader.py_L124_parameter.py_L212.ics"
-    programme = read_ical(shared_dir, name)
+    # "BEGIN:VEVENT\rD;D=;VALUE=,:": VALUE=, is a list, on which the library calls .upper()
+    # (AttributeError in parameter.py). In a file with LF line ends a bare CR is content
+    # (issue 14, item 7), so the BEGIN line names no VEVENT and the file is refused; with the
+    # CR as a line end the property is a warning.
+    name, data = audit_file(
+        shared_dir,
+        "ical",
+        "min_AttributeError_interchange_ical_reader.py_L124_parameter.py_L212.ics",
+    )
+    assert refusal(ical_reader.parse, data, name) == (
+        f"{name}, line 5: END:VEVENT does not close BEGIN:VEVENT\rD;D=;VALUE=,: of line 4"
+    )
+    programme = ical_reader.parse(
+        data.replace(b"\r", b"\n"), source=name, default_timezone="Europe/Paris"
+    )
     assert programme.sessions == [untitled("untitled-event"), untitled("untitled-event-2")]
     assert programme.warnings == [
-        f"{name}, line 4: the line ends with a bare CR (a carriage return without a line "
-        "feed), read as a line end; RFC 5545 ends lines with CRLF",
         f"{name}, line 5: an event with no UID and no SUMMARY: 'D;D=;VALUE=,:' ignored: the "
         "iCalendar library cannot read it (AttributeError: 'list' object has no attribute "
         "'upper')",
         f"{name}, line 2: {UNTITLED}",
         f"{name}, line 4: {UNTITLED}",
-        f"{name}, line 4: an event with no UID and no SUMMARY repeats the identity of an "
-        "earlier event; kept as untitled-event-2",
+        f"{name}, line 4: an event with no UID and no SUMMARY repeats the identity of another "
+        "event; kept as untitled-event-2",
     ]
 
 
@@ -142,11 +151,11 @@ def test_2500_events_sharing_one_uid_each_get_a_key(shared_dir: Path) -> None:
     ]
     assert len(programme.warnings) == 2499
     assert programme.warnings[0] == (
-        f"{name}, line 9: event 'same@x' ('t') repeats the identity of an earlier event; kept "
+        f"{name}, line 9: event 'same@x' ('t') repeats the identity of another event; kept "
         "as same@x-2"
     )
     assert programme.warnings[-1] == (
-        f"{name}, line 12499: event 'same@x' ('t') repeats the identity of an earlier event; "
+        f"{name}, line 12499: event 'same@x' ('t') repeats the identity of another event; "
         "kept as same@x-2500"
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -617,3 +618,54 @@ def test_refuses_hostile_json() -> None:
         "(4300 digits) for integer string conversion: value has 5000 digits; use "
         "sys.set_int_max_str_digits() to increase the limit)"
     )
+
+
+# Bilingual talks (issue 14, item 4)
+
+
+@pytest.mark.parametrize(
+    ("language", "code"),
+    [("de, en", "de"), ("en, de", "en"), ("de/en", "de"), ("Deutsch; English", "de"), ("fr", "fr")],
+)
+def test_a_bilingual_talk_is_written_in_its_first_language(language: str, code: str) -> None:
+    from confsched.interchange.c3voc_schedule2 import render
+    from confsched.interchange.programme import Programme
+
+    start = datetime(2024, 12, 27, 11, 0, tzinfo=UTC)
+    programme = Programme(
+        name="38C3",
+        timezone="Europe/Berlin",
+        start_date=date(2024, 12, 27),
+        end_date=date(2024, 12, 27),
+        sessions=[
+            Session(
+                key="a", title="Talk", starts_at=start, ends_at=start + timedelta(hours=1),
+                language=language,
+            )
+        ],
+    )  # fmt: skip
+    document = json.loads(render(programme, slug="38c3"))
+    assert [event["language"] for event in document["schedule"]["events"]] == [code]
+
+
+@pytest.mark.shared
+def test_the_38c3_bilingual_talks_keep_their_first_language(shared_dir: Path) -> None:
+    from confsched.interchange.c3voc_schedule2 import render
+
+    name = "eventfahrplan_schedule-38c3-20251206.xml"
+    data = (shared_dir / "formats" / "samples" / "frab-xml" / name).read_bytes()
+    programme = frab_xml.parse(data, source=name)
+    written = {
+        event["guid"]: event["language"]
+        for event in json.loads(render(programme, slug="38c3"))["schedule"]["events"]
+    }
+    read = {session.key: session.language for session in programme.sessions}
+    pairs = Counter((read[guid], code) for guid, code in written.items())
+    assert pairs[("de, en", "de")] == 129  # they came out "en"
+    assert set(pairs) == {
+        ("de", "de"),
+        ("en", "en"),
+        ("de, en", "de"),
+        ("en, de", "en"),
+        ("", "en"),
+    }

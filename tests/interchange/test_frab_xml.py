@@ -567,7 +567,7 @@ def test_keys_fall_back_from_guid_to_id_to_title_and_start() -> None:
         conference="<time_zone_name>Europe/Berlin</time_zone_name>",
     )
     keys = [session.key for session in parse(data, source="in.xml").sessions]
-    assert keys == ["g-1", "2", "lunch-chat-20241227-1200"]
+    assert keys == ["g-1", "2", "lunch-chat-2024-12-27-1200"]
 
 
 def test_repeated_keys_are_kept_apart_with_a_warning() -> None:
@@ -579,7 +579,9 @@ def test_repeated_keys_are_kept_apart_with_a_warning() -> None:
     )
     programme = parse(data, source="in.xml")
     assert [s.key for s in programme.sessions] == ["9", "9-2"]
-    assert programme.warnings == ["two events share the id '9'; the second is kept as '9-2'"]
+    assert programme.warnings == [
+        "schedule/day[1]/room[1]/event[2]: two events share the id '9'; this one is kept as '9-2'"
+    ]
 
 
 def test_event_fields_and_persons() -> None:

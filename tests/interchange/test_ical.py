@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 import vobject
 from icalendar import Calendar
 
+from confsched.interchange.formats import parse_files
 from confsched.interchange.ical import FALLBACK_DTSTAMP, render_ical
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched_pages import parse_sched_pages
@@ -514,3 +516,58 @@ def test_naive_now_is_refused() -> None:
 def test_refresh_minutes_must_be_positive() -> None:
     with pytest.raises(ValueError, match="refresh_minutes must be positive"):
         render(small_programme(), refresh_minutes=0)
+
+
+# Folding by octets (RFC 5545 3.1): every title below fits in 74 characters but not 74 octets.
+
+WIDE_TITLES = {
+    "cjk": "日本語の発表：コンパイラと型推論の最適化について",  # 3 octets a character
+    "german": "Größenänderungsüberprüfung für äußerst schöne Übersetzungsprüfung",
+    "emoji": "Launch 🚀🚀🚀 party 🎉🎉🎉 with 🐍🐍🐍 and 🦀🦀🦀 and more 🚀🎉🐍🦀",  # 4 octets each
+}
+
+
+def assert_lines_fit(data: bytes) -> None:
+    """Every physical line ≤ 75 octets and valid UTF-8 by itself (no split sequence)."""
+    for number, line in enumerate(data.split(b"\r\n"), start=1):
+        assert len(line) <= 75, (number, len(line), line)
+        line.decode("utf-8")
+
+
+@pytest.mark.parametrize("which", sorted(WIDE_TITLES))
+def test_short_non_ascii_lines_are_folded_by_octets(which: str) -> None:
+    title = WIDE_TITLES[which]
+    assert len(f"SUMMARY:{title}") <= 74 < len(f"SUMMARY:{title}".encode())
+    session = Session(key="wide", title=title, starts_at=datetime(2026, 6, 2, 10, tzinfo=CEST))
+    data = render(small_programme(sessions=[session]), calendar_name=title)
+    assert_lines_fit(data)
+    assert events_by_uid(data)[f"wide@{DOMAIN}"].summary.value == title
+    calendar = Calendar.from_ical(data)
+    assert str(calendar["NAME"]) == title
+    assert str(calendar.walk("VEVENT")[0]["SUMMARY"]) == title
+
+
+def test_demo_lines_fit_in_75_octets(demo_ical: bytes) -> None:
+    assert_lines_fit(demo_ical)
+
+
+def test_calendar_name_commas_and_semicolons_are_escaped() -> None:
+    name = "Conf, Lyon; 2026 \\ edition"
+    data = render(small_programme(), calendar_name=name)
+    lines = unfolded(data)
+    assert "NAME:Conf\\, Lyon\\; 2026 \\\\ edition" in lines
+    assert "X-WR-CALNAME:Conf\\, Lyon\\; 2026 \\\\ edition" in lines
+    calendar = read(data)
+    assert calendar.x_wr_calname.value == name
+    assert calendar.contents["name"][0].value == name
+
+
+def test_exports_of_the_shared_samples_fit_in_75_octets(shared_dir: Path) -> None:
+    samples = sorted((shared_dir / "formats" / "samples").glob("*/*.*"))
+    assert len(samples) == 9
+    for path in samples:
+        programme = parse_files([(path.name, path.read_bytes())], default_timezone="UTC")
+        data = render(programme, calendar_name=programme.name or path.stem)
+        assert_lines_fit(data)
+        events = read(data).vevent_list
+        assert len(events) == len({s.key for s in programme.sessions if s.starts_at}), path.name

@@ -199,3 +199,28 @@ def test_skip_unchanged_imports_files_that_changed(tmp_path: Path) -> None:
     assert output.splitlines()[0].startswith(f"Imported 5 file(s) into {DEMO_SLUG}: 0 sessions")
     title = Session.objects.get(event__slug=DEMO_SLUG, key=TORCHJD).title
     assert title == "TorchJD: Jacobian Descent in PyTorch"
+
+
+def test_the_demo_import_of_make_run_leaves_an_event_that_exists(tmp_path: Path) -> None:
+    """`make run` imports with --if-new: after an organizer's import (here a CSV that moves a
+    session) the demo files do not move it back."""
+    run = ["--event", DEMO_SLUG, "--timezone", "Europe/Paris", "--if-new", *DEMO_PATHS]
+    assert _import(*run).splitlines()[0] == f"Created event {DEMO_SLUG} (Europe/Paris)"
+    session = Session.objects.get(event__slug=DEMO_SLUG, key=TORCHJD)
+    moved = tmp_path / "moved.csv"
+    moved.write_text(
+        "key,title,starts_at,ends_at\n"
+        f"{TORCHJD},{session.title},2026-04-08T16:00:00+02:00,2026-04-08T16:10:00+02:00\n",
+        encoding="utf-8",
+    )
+    _import("--event", DEMO_SLUG, "--partial", str(moved))
+    assert _import(*run) == f"{DEMO_SLUG} exists: left as its organizers have it (--if-new).\n"
+    starts_at = Session.objects.get(event__slug=DEMO_SLUG, key=TORCHJD).starts_at
+    assert starts_at.isoformat() == "2026-04-08T14:00:00+00:00"
+
+
+def test_the_makefile_serves_the_demo_without_reimporting_it() -> None:
+    makefile = (DEMO_DIR.parent.parent / "Makefile").read_text(encoding="utf-8")
+    run = makefile[makefile.index("\nrun:") : makefile.index("confsched serve")]
+    assert "--if-new" in run
+    assert "--skip-unchanged" not in run

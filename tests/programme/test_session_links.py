@@ -63,7 +63,7 @@ def test_links_are_stored_in_order_and_come_back_out(demo_event, demo_programme)
     assert (row.has_slides, row.sequence) == (True, 1)
     title = "Lightning Talk: TorchJD: Jacobian Descent in PyTorch"
     assert report.updated == [(title, ["has_slides", "links"])]
-    assert _changes(report) == [("details", "slides, links changed")]
+    assert _changes(report) == [("details", "slides attached; links changed")]
     assert snapshot(demo_event).session(TORCHJD).links == (DECK, VIDEO, REPO)
 
 
@@ -86,7 +86,7 @@ def test_links_the_source_drops_are_removed_and_none_doubled(demo_event, demo_pr
     assert SessionLink.objects.count() == 2
     row = _session(TORCHJD)
     assert (row.has_slides, row.sequence) == (False, 2)  # the slides went with their link
-    assert _changes(report) == [("details", "slides, links changed")]
+    assert _changes(report) == [("details", "slides removed; links changed")]
 
 
 def test_a_change_of_links_alone_is_noted(demo_event, demo_programme) -> None:
@@ -101,7 +101,9 @@ def test_a_link_and_another_detail_share_one_change(demo_event, demo_programme) 
     edited = _with_links(demo_programme, TORCHJD, REPO)
     edited.sessions = [replace(s, kind="Talk") if s.key == TORCHJD else s for s in edited.sessions]
     report = load_programme(demo_event, edited)
-    assert _changes(report) == [("details", "kind, links changed")]
+    assert _changes(report) == [
+        ("details", "kind changed from Lightning Talk to Talk; links changed")
+    ]
 
 
 def test_a_format_without_links_leaves_them_alone(demo_event, demo_programme) -> None:
@@ -129,7 +131,10 @@ def test_frab_keeps_a_sched_flag_but_its_own_slides_follow_its_links(
     # The same frab file without the link: the slides it gave are gone, Sched's flags stay.
     report = load_programme(demo_event, replace(demo_programme, carries=FRAB_FIELDS))
     assert set(Session.objects.filter(has_slides=True).values_list("key", flat=True)) == flagged
-    assert (_stored(TORCHJD), _changes(report)) == ([], [("details", "slides, links changed")])
+    assert (_stored(TORCHJD), _changes(report)) == (
+        [],
+        [("details", "slides removed; links changed")],
+    )
 
 
 def test_a_csv_flag_of_no_with_a_slides_link_is_yes(demo_event, demo_programme) -> None:
@@ -226,7 +231,7 @@ def test_an_organizer_adds_slides_in_the_admin(client: Client, demo_event) -> No
     row = _session(TORCHJD)
     assert (row.has_slides, row.sequence) == (True, 1)
     version = ScheduleVersion.objects.get(event=demo_event, number=2)
-    assert [c.description for c in version.changes.all()] == ["slides, links changed"]
+    assert [c.description for c in version.changes.all()] == ["slides attached; links changed"]
     page = client.get(f"/admin/programme/session/{session.pk}/change/").content.decode()
     assert 'value="https://speakerdeck.com/jd"' in page
 

@@ -230,6 +230,27 @@ def test_sign_up_errors_are_named_in_the_event_frame(client: Client, demo_event)
     assert User.objects.filter(username="bob").exists() is False
 
 
+@pytest.mark.parametrize("email", ["ada@example.org", "ADA@Example.ORG"])
+def test_one_account_per_email_address(client: Client, demo_event, ada: User, email: str) -> None:
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "bob", "email": email, "password1": PASSWORD,
+            "password2": PASSWORD, "next": AGENDA,
+        },
+    )  # fmt: skip
+    html = response.content.decode()
+    errors = dict(re.findall(r'<ul class="field-errors" id="id_(\w+)-errors"><li>(.*?)</li>', html))
+    assert (response.status_code, {k: unescape(v) for k, v in errors.items()}) == (
+        200,
+        {
+            "email": "An account with this e-mail address exists already: log in, or reset its "
+            "password if you forgot it."
+        },
+    )
+    assert User.objects.filter(username="bob").exists() is False
+
+
 def test_sign_up_goes_back_to_the_event_page(client: Client, demo_event) -> None:
     response = client.post(
         "/accounts/signup/",

@@ -38,6 +38,7 @@ CARRIED = {
     ),
     "ics": ("key", "title", "kind", "starts_at", "ends_at", "room", "track", "abstract"),
     "xcal": ("key", "title", "kind", "starts_at", "ends_at", "room", "track", "abstract"),
+    "rfc6321.xcal": ("key", "title", "kind", "starts_at", "ends_at", "room", "track", "abstract"),
     "xml": ("title", "starts_at", "ends_at", "room", "language"),
     "json": ("title", "starts_at", "ends_at", "room", "language"),
 }
@@ -54,7 +55,8 @@ def _fields(sessions, names):  # noqa: ANN001, ANN202
     [
         ("xml", "application/xml; charset=utf-8"),
         ("json", "application/json; charset=utf-8"),
-        ("xcal", "application/calendar+xml; charset=utf-8"),
+        ("xcal", "application/xml; charset=utf-8"),
+        ("rfc6321.xcal", "application/calendar+xml; charset=utf-8"),
         ("csv", "text/csv; charset=utf-8"),
         ("ics", "text/calendar; charset=utf-8"),
     ],
@@ -78,6 +80,7 @@ def test_an_unknown_export_is_404(client: Client, demo_event) -> None:
         ("csv", csv_format.parse),
         ("ics", ical_reader.parse),
         ("xcal", xcal.parse),
+        ("rfc6321.xcal", xcal.parse),
         ("xml", frab_xml.parse),
         ("json", c3voc_json.parse),
     ],
@@ -87,7 +90,7 @@ def test_demo_round_trip_through_the_database(
 ) -> None:  # noqa: ANN001
     body = client.get(f"{BASE}schedule.{extension}").content
     options = {"source": f"schedule.{extension}"}
-    if extension in {"ics", "xcal"}:
+    if extension in {"ics", "xcal", "rfc6321.xcal"}:
         options.update(uid_domain=demo_event.uid_domain, location="Paris, France")
     back = parse(body, **options)
     names = CARRIED[extension]
@@ -161,7 +164,7 @@ def test_sample_round_trip_keeps_keys(
 
 
 def test_export_command_writes_what_the_site_serves(demo_event, tmp_path) -> None:  # noqa: ANN001
-    for extension in ("csv", "xml", "json", "xcal", "ics"):
+    for extension in ("csv", "xml", "json", "xcal", "rfc6321.xcal", "ics"):
         target = tmp_path / f"out.{extension}"
         call_command(
             "export",
@@ -181,6 +184,7 @@ def test_export_command_writes_what_the_site_serves(demo_event, tmp_path) -> Non
                 "xml": frab_xml.parse,
                 "json": c3voc_json.parse,
                 "xcal": xcal.parse,
+                "rfc6321.xcal": xcal.parse,
                 "ics": ical_reader.parse,
             }[extension]
             names = CARRIED[extension]
@@ -268,7 +272,7 @@ def test_import_refuses_mixed_formats_and_two_single_file_programmes(tmp_path, d
     )
 
 
-@pytest.mark.parametrize("extension", ["ics", "xcal", "xml", "json", "csv"])
+@pytest.mark.parametrize("extension", ["ics", "xcal", "rfc6321.xcal", "xml", "json", "csv"])
 def test_reimporting_our_own_export_changes_nothing(demo_event, tmp_path, extension: str) -> None:  # noqa: ANN001
     path = tmp_path / f"schedule.{extension}"
     path.write_bytes(Client().get(f"{BASE}schedule.{extension}").content)
@@ -282,3 +286,14 @@ def test_reimporting_our_own_export_changes_nothing(demo_event, tmp_path, extens
     )
     assert lines[1] == "Nothing changed: no new schedule version."
     assert not [line for line in lines if "warning" in line]
+
+
+def test_served_calendars_fold_at_75_octets_and_escape_the_name(client: Client, demo_event) -> None:
+    demo_event.name = "PyTorch Conférence, Europe; 2026 — 日本語"
+    demo_event.save()
+    body = client.get(f"{BASE}schedule.ics").content
+    lines = body.split(b"\r\n")
+    assert max(len(line) for line in lines) <= 75
+    assert [line.decode("utf-8") for line in lines if b"CALNAME" in line] == [
+        "X-WR-CALNAME:PyTorch Conférence\\, Europe\\; 2026 — 日本語"
+    ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import uuid
+import zlib
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -118,10 +120,23 @@ def test_account_imports_into_the_account(demo_event) -> None:  # noqa: ANN001
     assert agenda_queries.starred_ids(user, demo_event) == {session.pk}
 
 
+DEEP_SEE = base64.urlsafe_b64encode(zlib.compress(b"[" * 60_000)).decode()
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"text": "not json"}, "is not JSON: Expecting value at line 1, column 1"),
+        ({"text": "not json"}, "favourites, line 1: not valid JSON: Expecting value (column 1)"),
+        ({"text": "[" * 60_000}, "not a favourites document: its JSON is nested too deeply"),
+        ({"text": "9" * 5_000}, "not a favourites document: a number in it is too long"),
+        (
+            {"text": "https://ggt.gaa.st/#url=x&see=" + DEEP_SEE},
+            'the Giggity link\'s "see=": not a list of event ids: its JSON is nested too deeply',
+        ),
+        (
+            {"text": "https://[host/#see=x"},
+            "the Giggity link: is not a https://ggt.gaa.st/#… share link",
+        ),
         ({"text": ""}, "the form: is empty"),
         ({"text": json.dumps({"format": "other"})}, 'has "format" "other"'),
         (

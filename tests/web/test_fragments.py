@@ -66,3 +66,22 @@ def test_an_admin_edit_shows_at_once_on_cached_pages(client: Client, demo_event)
     assert response.status_code == 302, response.content.decode()[:2000]
     html = client.get(f"/{DEMO_SLUG}/grid/").content.decode()
     assert "Jacobian Descent, Renamed" in html
+
+
+def test_a_card_says_likely_full_when_told_and_is_kept_apart_from_the_plain_one(
+    demo_event,
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    from confsched.web.fragments import attach_cards
+
+    paris = ZoneInfo("Europe/Paris")
+    plain = Session.objects.get(key=TORCHJD)
+    attach_cards([plain], event=demo_event, zone=paris, heading=3)  # cached first
+    full = Session.objects.get(key=TORCHJD)
+    full.is_likely_full = True
+    attach_cards([full], event=demo_event, zone=paris, heading=3)
+    again = Session.objects.get(key=TORCHJD)
+    attach_cards([again], event=demo_event, zone=paris, heading=3)
+    tag = '<span class="tag tag-full">Likely full</span>'
+    assert (tag in plain.card, tag in full.card, tag in again.card) == (False, True, False)

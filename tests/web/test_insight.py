@@ -178,3 +178,26 @@ def test_session_likely_full_costs_no_query_once_kept(  # noqa: ANN001
     _session_page(client, HELION)
     with django_assert_num_queries(1):  # and so with the mark on, the set being kept
         _session_page(client, HELION)
+
+
+def _card_of(html: str, title: str) -> str:
+    start = html.index(title)
+    return html[html.rindex('<article class="card', 0, start) : html.index("</article>", start)]
+
+
+@pytest.mark.django_db
+def test_cards_say_likely_full_when_the_event_shows_it(client, starred) -> None:  # noqa: ANN001
+    helion = Session.objects.get(key=HELION).title
+    tour = Session.objects.get(key=TOUR).title
+    for page in ("", "grid/"):
+        assert "Likely full" not in client.get(f"/{DEMO_SLUG}/{page}").content.decode()
+    Event.objects.filter(pk=starred.pk).update(show_likely_full=True)
+    for page in ("", "grid/"):
+        html = client.get(f"/{DEMO_SLUG}/{page}").content.decode()
+        assert '<span class="tag tag-full">Likely full</span>' in _card_of(html, helion)
+        assert "Likely full" not in _card_of(html, tour)
+    # A star that makes another session likely full shows on the cards once the set is anew.
+    VisitorStar.objects.create(visitor="v9", session=Session.objects.get(key=TOUR))
+    cache.delete(f"likely-full:{starred.pk}:1.0")
+    html = client.get(f"/{DEMO_SLUG}/").content.decode()
+    assert '<span class="tag tag-full">Likely full</span>' in _card_of(html, tour)

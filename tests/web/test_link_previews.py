@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import re
 import zoneinfo
 from datetime import UTC, date, datetime
 from html import unescape
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from PIL import Image
 
 from confsched.programme.models import Event, Session
+from confsched.web.og_image import Card, font_file, load_font, render_card, wrapped
 from confsched.web.templatetags.link_previews import (
     event_dates,
     event_description,
@@ -25,13 +29,26 @@ from tests.conftest import DEMO_SLUG
 BASE = f"/{DEMO_SLUG}/"
 HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
 EVENT = "PyTorch Conference Europe 2026"
+EVENT_ALT = f"{EVENT}. 7–8 April 2026 · Paris, France. Schedule"
+
+
+def _image(path: str, alt: str) -> dict[str, str]:
+    """The generated card's tags (web/views_cards.py)."""
+    return {
+        "og:image": f"http://testserver{path}",
+        "og:image:type": "image/png",
+        "og:image:width": "1200",
+        "og:image:height": "630",
+        "og:image:alt": alt,
+        "twitter:card": "summary_large_image",
+    }
 
 
 def _preview(html: str) -> dict[str, str]:
     """The preview tags of the page's <head>, by property or name; each must appear once."""
     head = html[: html.index("</head>")]
     found = re.findall(
-        r'<meta (?:property|name)="((?:og|twitter):[a-z_]+)" content="([^"]*)">', head
+        r'<meta (?:property|name)="((?:og|twitter):[a-z_:]+)" content="([^"]*)">', head
     )
     tags = {name: unescape(content) for name, content in found}
     assert len(tags) == len(found), f"a tag appears twice: {found}"
@@ -53,8 +70,7 @@ def test_schedule_pages_carry_the_events_tags(client: Client, demo_event, page: 
         "og:title": EVENT,
         "og:description": "Schedule · 7–8 April 2026 · Paris, France",
         "og:url": f"http://testserver{BASE}{page}",
-        "twitter:card": "summary",
-    }
+    } | _image(f"{BASE}card.png", EVENT_ALT)
 
 
 @pytest.mark.django_db
@@ -68,8 +84,11 @@ def test_a_session_page_names_time_in_the_events_zone_room_and_speakers(
         "og:title": "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
         "og:description": "Tuesday 7 April 2026, 11:00–11:25 CEST · Master Stage · Oguz Ulgen (Meta)",
         "og:url": f"http://testserver{url}",
-        "twitter:card": "summary",
-    }
+    } | _image(
+        f"{url}card.png",
+        "Helion 1.0: A High-Level DSL for Performance Portable Kernels. Oguz Ulgen. "
+        f"Tuesday 7 April 2026, 11:00–11:25 CEST · Master Stage. {EVENT}",
+    )
     assert _preview(_get(client, url)) == expected
     # A viewer reading in New York sees their times on the page, but the preview keeps Paris.
     html = _get(client, url + "?tz=America/New_York")
@@ -101,8 +120,7 @@ def test_a_speaker_page_names_company_and_session_count(client: Client, demo_eve
         "og:title": "Oguz Ulgen",
         "og:description": f"{role} · 1 session at {EVENT}",
         "og:url": f"http://testserver{url}",
-        "twitter:card": "summary",
-    }
+    } | _image(f"{BASE}card.png", EVENT_ALT)
     assert "Meta" in role
 
 
@@ -190,3 +208,66 @@ def test_speaker_description_without_company_or_sessions() -> None:
     assert speaker_description(role, event=_event(), session_count=1) == (
         "Engineer · 1 session at Conf"
     )
+
+
+@pytest.mark.django_db
+def test_the_cards_are_pngs_of_the_open_graph_size(client: Client, demo_event) -> None:
+    for path in (f"{BASE}card.png", f"{BASE}sessions/{HELION}/card.png"):
+        response = client.get(path)
+        assert (response.status_code, response["Content-Type"]) == (200, "image/png")
+        image = Image.open(io.BytesIO(response.content))
+        image.load()  # decodes every pixel: a truncated PNG fails here
+        assert (image.format, image.size, image.mode) == ("PNG", (1200, 630), "RGB")
+        again = client.get(path, headers={"If-None-Match": response["ETag"]})
+        assert again.status_code == 304
+        assert "public" in response["Cache-Control"]
+    assert client.get(f"{BASE}sessions/no-such-talk/card.png").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_card_is_drawn_once_per_schedule_version(client: Client, demo_event, monkeypatch) -> None:
+    from confsched.web import views_cards
+
+    drawn = []
+    real = views_cards.render_card
+    monkeypatch.setattr(views_cards, "render_card", lambda card: drawn.append(card) or real(card))
+    first = client.get(f"{BASE}sessions/{HELION}/card.png").content
+    assert client.get(f"{BASE}sessions/{HELION}/card.png").content == first
+    assert [card.title for card in drawn] == [
+        "Helion 1.0: A High-Level DSL for Performance Portable Kernels"
+    ]
+    Session.objects.filter(key=HELION).update(title="Helion 2.0")
+    Event.objects.filter(pk=demo_event.pk).update(
+        updated_at=demo_event.updated_at.replace(year=2027)
+    )
+    client.get(f"{BASE}sessions/{HELION}/card.png")
+    assert [card.title for card in drawn][-1] == "Helion 2.0"
+
+
+def test_a_card_draws_long_and_wide_text_within_the_image() -> None:
+    card = Card(
+        kicker="日本語のカンファレンス " * 5,
+        title="Größenänderungsüberprüfungsverfahren " * 12 + "🚀",
+        people=", ".join(f"Speaker Number {n}" for n in range(40)),
+        footer="Tuesday 7 April 2026, 11:00–11:25 CEST · " + "Room " * 50,
+    )
+    image = Image.open(io.BytesIO(render_card(card)))
+    image.load()
+    assert image.size == (1200, 630)
+    assert len(card.alt) == 420 and card.alt.endswith("…")
+
+
+def test_wrapped_cuts_a_word_wider_than_the_line_and_marks_what_is_left_out() -> None:
+    font = load_font(40, bold=True)
+    lines = wrapped("x" * 200 + " tail", font, width=300, max_lines=2)
+    assert len(lines) == 2
+    assert all(font.getlength(line) <= 300 for line in lines)
+    assert lines[1].endswith("…")
+    assert wrapped("short words", font, width=1000, max_lines=3) == ["short words"]
+
+
+def test_the_font_is_dejavu_where_the_system_has_it() -> None:
+    if not Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").is_file():
+        pytest.skip("no DejaVu on this system: Pillow's default font is used")
+    assert Path(font_file(bold=False)).name == "DejaVuSans.ttf"
+    assert Path(font_file(bold=True)).name == "DejaVuSans-Bold.ttf"

@@ -79,7 +79,10 @@ def test_worker_is_served_from_the_event_path_uncached(client: Client, demo_even
     assert response["Cache-Control"] == "no-cache"
     assert "Service-Worker-Allowed" not in response
     assert config["scope"] == BASE
-    assert config["pages"] == [BASE, BASE + "grid/", BASE + "speakers/", BASE + "agenda/"]
+    # Not the agenda: it is no-store (secret addresses), so it is neither kept nor refetched.
+    assert config["pages"] == [BASE, BASE + "grid/", BASE + "speakers/"]
+    assert config["timeZone"] == "Europe/Paris"
+    assert (config["data"], config["speakers"]) == (BASE + "schedule.json", BASE + "speakers/")
     assert config["staticFiles"] == [
         "/static/confsched/app.css",
         "/static/confsched/app.js",
@@ -98,11 +101,13 @@ def test_version_names_the_latest_schedule_version(client: Client, demo_event) -
     latest = ScheduleVersion.objects.filter(event=demo_event).order_by("-number").first()
     response = client.get(BASE + "version.json")
     assert response.status_code == 200
-    assert response["Cache-Control"] == "no-cache"
+    assert response["Cache-Control"] == "private, no-cache"
+    assert response["Vary"] == "Cookie"
     assert json.loads(response.content) == {
         "event": DEMO_SLUG,
         "version": latest.number,
         "updated_at": demo_event.updated_at.isoformat(),
+        "account": "visitor",
     }
     assert client.get(BASE + "version.json", HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
     Event.objects.filter(pk=demo_event.pk).update(name="Renamed")  # auto_now moves updated_at
@@ -131,3 +136,50 @@ def test_version_of_an_event_without_versions_is_zero(client: Client, db) -> Non
 
     create_event(slug="empty", name="Empty", timezone="UTC")
     assert json.loads(client.get("/empty/version.json").content)["version"] == 0
+
+
+def _account(client: Client) -> str:
+    return json.loads(client.get(BASE + "version.json").content)["account"]
+
+
+def test_version_names_the_account_apart_without_saying_who(demo_event) -> None:
+    """The worker keeps each person's copy under this marker: one per account, the same in
+    every session of it, "visitor" for anyone not signed in, and nothing secret in it."""
+    from django.contrib.auth.models import User
+
+    alice = User.objects.create_user("alice", password="pw-alice-1234")
+    bob = User.objects.create_user("bob", password="pw-bob-1234")
+    first, second, other, visitor = Client(), Client(), Client(), Client()
+    first.force_login(alice)
+    second.force_login(alice)
+    other.force_login(bob)
+    markers = [_account(c) for c in (first, second, other, visitor)]
+    assert markers[0] == markers[1]
+    assert len({markers[0], markers[2], markers[3]}) == 3
+    assert markers[3] == "visitor"
+    assert re.fullmatch(r"a[0-9a-f]{24}", markers[0])
+    session_key = first.cookies["sessionid"].value
+    assert "alice" not in markers[0] and session_key[:8] not in markers[0]
+
+
+def test_version_etag_differs_per_account(client: Client, demo_event) -> None:
+    """A browser revalidating version.json after a log-in never gets the visitor's answer."""
+    from django.contrib.auth.models import User
+
+    visitor = client.get(BASE + "version.json")
+    client.force_login(User.objects.create_user("alice", password="pw-alice-1234"))
+    signed_in = client.get(BASE + "version.json", HTTP_IF_NONE_MATCH=visitor["ETag"])
+    assert signed_in.status_code == 200
+    assert json.loads(signed_in.content)["account"].startswith("a")
+
+
+def test_log_out_tells_the_browser_to_drop_the_offline_copy_and_kept_stars(
+    client: Client, demo_event
+) -> None:
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("alice", password="pw-alice-1234"))
+    response = client.post("/accounts/logout/", {"next": BASE})
+    assert (response.status_code, response["Location"]) == (302, BASE)
+    assert response["Clear-Site-Data"] == '"cache", "storage"'
+    assert _account(client) == "visitor"

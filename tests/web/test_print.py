@@ -555,6 +555,64 @@ def test_an_accounts_agenda_day_and_its_pdf(client: Client, demo_event: Event) -
 
 
 @pytest.mark.django_db
+def test_a_printed_agenda_day_is_bounded_and_says_so(
+    client: Client, demo_event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views_print, "MAX_AGENDA_SESSIONS", 2)
+    for key in (HELION, TOUR, TORCHJD, JIGSAW):
+        _star(client, key)
+    html = client.get(f"{BASE}agenda/print/{DAY}/").content.decode()
+    assert [row.split(" Christin")[0].split(" Oguz")[0] for row in _agenda_rows(html)] == [
+        "11:00–11:25 Helion 1.0: A High-Level DSL for Performance Portable Kernels",
+        "11:30–11:55 Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
+    ]
+    assert (
+        "4 sessions starred on this day. Only the first 2 are printed here (2 later ones are "
+        "left out): the day's timetable has every session."
+    ) in _text(html)
+    assert f'<a href="{BASE}print/{DAY}/">the day\'s timetable</a>' in html
+
+
+@pytest.mark.django_db
+def test_a_printed_entry_names_a_few_overlaps_and_counts_the_rest(
+    client: Client, demo_event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views_print, "MAX_CLASHES_NAMED", 0)
+    for key in (HELION, TOUR, TORCHJD, JIGSAW):
+        _star(client, key)
+    rows = _agenda_rows(client.get(f"{BASE}agenda/print/{DAY}/").content.decode())
+    assert [row.split(" Overlaps ")[1] for row in rows if " Overlaps " in row] == [
+        "with 1 more. Master Stage",
+        "with 1 more. Founders Cafe",
+    ]
+
+
+@pytest.mark.django_db
+def test_an_agenda_pdf_is_built_once_per_content(
+    client: Client, demo_event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+
+    def counting(html: str, *, base_url: str) -> printing.Pdf:
+        built.append(len(html))
+        return render_pdf(html, base_url=base_url)
+
+    monkeypatch.setattr(views_print, "render_pdf", counting)
+    other = Client()
+    for visitor in (client, other):
+        _star(visitor, TORCHJD)
+    first = client.get(f"{BASE}agenda/print/{DAY}.pdf")
+    again = client.get(f"{BASE}agenda/print/{DAY}.pdf")
+    # Another browser with the same stars asks for the same paper: no second build.
+    same = other.get(f"{BASE}agenda/print/{DAY}.pdf")
+    assert (first.status_code, first.content[:5], again.content, same.content, len(built)) == (
+        200, b"%PDF-", first.content, first.content, 1,
+    )  # fmt: skip
+    _star(other, HELION)
+    assert (other.get(f"{BASE}agenda/print/{DAY}.pdf").status_code, len(built)) == (200, 2)
+
+
+@pytest.mark.django_db
 def test_an_agenda_day_without_stars_says_so(client: Client, demo_event: Event) -> None:
     html = client.get(f"{BASE}agenda/print/{DAY}/").content.decode()
     assert "Nothing starred on this day." in html
@@ -592,3 +650,44 @@ def test_app_css_prints_without_controls_and_each_day_on_a_new_page() -> None:
     }  # fmt: skip
     assert ".day + .day { break-before: page; }" in media
     assert "background" not in media.replace("background: none", "")
+
+
+@pytest.fixture
+def pdf_documents(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The HTML documents PDFs are made from, as they are made."""
+    made: list[str] = []
+
+    def keeping(html: str, *, base_url: str) -> printing.Pdf:
+        made.append(html)
+        return render_pdf(html, base_url=base_url)
+
+    monkeypatch.setattr(views_print, "render_pdf", keeping)
+    return made
+
+
+@pytest.mark.django_db
+def test_a_day_too_big_for_a_timetable_is_listed_by_time_in_its_pdf(
+    client: Client, demo_event: Event, monkeypatch: pytest.MonkeyPatch, pdf_documents: list[str]
+) -> None:
+    """A 1,000-session day as a timetable costs WeasyPrint ~10 s; as plain lines ~1.5 s."""
+    monkeypatch.setattr(views_print, "PDF_TIMETABLE_MOST", 5)
+    response = client.get(f"{BASE}print/{DAY}.pdf")
+    assert (response.status_code, response.content[:5]) == (200, b"%PDF-")
+    html = pdf_documents[0]
+    assert "too many for a timetable on paper, so they are listed by time" in html
+    assert '<table class="timetable' not in html
+    slot = re.search(
+        r'<time datetime="2026-04-07T11:45:00\+02:00">11:45</time></h2>\n<p>(.*?)</p>', html, re.S
+    )
+    assert slot[1] == (
+        "Founders Cafe · Lightning Talk: TorchJD: Jacobian Descent in PyTorch — Pierre Quinton; "
+        "Valérian Rey"
+    )
+
+
+@pytest.mark.django_db
+def test_a_day_small_enough_keeps_its_timetable_in_its_pdf(
+    client: Client, demo_event: Event, pdf_documents: list[str]
+) -> None:
+    assert client.get(f"{BASE}print/{DAY}.pdf").status_code == 200
+    assert '<table class="timetable' in pdf_documents[0]

@@ -51,27 +51,50 @@ def test_grid_rows_and_cells_measure_time_in_five_minute_steps() -> None:
     sessions = [
         _session("Hall", "09:00", 10),
         _session("Side", "09:00", 25),
-        _session("Hall", "09:11", 4),  # a one-minute gap and a four-minute talk: one step each
+        _session("Hall", "09:11", 4),  # a one-minute gap (one step) and a four-minute talk
         _session("Hall", "12:00", 30),  # after a break no session runs in
         _session("Side", "13:00", 240),  # longer than the tallest step count
     ]
     (day,) = grid_days(sessions, PARIS)
     assert [(row.starts_at.strftime("%H:%M"), row.steps, row.is_break) for row in day.rows] == [
-        ("09:00", 2, False),
+        ("09:00", 4, False),  # 10 minutes, grown to the four steps a talk needs
         ("09:10", 1, False),
-        ("09:11", 1, False),
+        ("09:11", 4, False),  # a four-minute talk: four steps too
         ("09:15", 2, False),
-        ("09:25", 1, True),
+        ("09:25", 31, True),  # a break is to scale like the rest: 155 minutes
         ("12:00", 6, False),
-        ("12:30", 1, True),
+        ("12:30", 6, True),
         ("13:00", 36, False),
     ]
     cells = [(cell.sessions[0].starts_at.astimezone(PARIS).strftime("%H:%M"), cell.row_span, cell.steps)
              for row in day.rows for cell in row.cells if cell is not None and cell.row_span]  # fmt: skip
     assert cells == [
-        ("09:00", 1, 2),
-        ("09:00", 4, 6),
-        ("09:11", 1, 1),
+        ("09:00", 1, 4),
+        ("09:00", 4, 11),
+        ("09:11", 1, 4),
         ("12:00", 1, 6),
         ("13:00", 1, 36),
     ]
+
+
+def test_grid_rows_past_midnight_have_ids_of_their_own_table() -> None:
+    sessions = [
+        _session("Hall", "23:00", 60),  # ends at midnight
+        _session("Side", "23:30", 60),  # runs past it: its day's table has a 00:00 row
+        _session("Hall", "23:59", 1),
+    ]
+    sessions.append(
+        SimpleNamespace(
+            room=SimpleNamespace(name="Hall", position=0),
+            starts_at=datetime(2026, 4, 7, 22, 0, tzinfo=UTC),  # 00:00 on the 8th in Paris
+            ends_at=datetime(2026, 4, 7, 22, 30, tzinfo=UTC),
+        )
+    )
+    first, second = grid_days(sessions, PARIS)
+    assert [row.anchor for row in first.rows] == [
+        "slot-20260407-2300",
+        "slot-20260407-2330",
+        "slot-20260407-2359",
+        "slot-20260407-20260408-0000",
+    ]
+    assert [row.anchor for row in second.rows] == ["slot-20260408-0000"]

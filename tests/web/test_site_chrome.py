@@ -257,4 +257,47 @@ def test_the_zone_bar_shows_only_where_times_are_shown(
     url = path.format(slug=DEMO_SLUG) if path.startswith("/") else f"/{DEMO_SLUG}/{path}"
     html = client.get(url).content.decode()
     assert DEMO_SLUG in html  # the event's frame
-    assert ('<div class="zone-bar">' in html, 'id="tz"' in html) == (has_zone_bar, has_zone_bar)
+    assert ('<details class="zone-bar"' in html, 'id="tz"' in html) == (has_zone_bar, has_zone_bar)
+
+
+def _nav(html: str) -> list[tuple[str, str, bool]]:
+    nav = re.search(r'<nav class="site-nav"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    return [
+        (href, text, current == ' aria-current="page"')
+        for href, current, text in re.findall(
+            r'<a href="([^"]+)"((?: aria-current="page")?)>([^<]+)</a>', nav
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "current"),
+    [("", "Schedule"), ("search/", "Search"), ("plan/", "Plan"), ("now/", "Now")],
+)
+def test_every_event_page_is_in_the_navigation(
+    client: Client, demo_event, path: str, current: str
+) -> None:
+    base = f"/{DEMO_SLUG}/"
+    assert _nav(_get(client, base + path)) == [
+        (base + href, text, text == current)
+        for href, text in [
+            ("", "Schedule"), ("grid/", "Grid"), ("now/", "Now"), ("search/", "Search"),
+            ("speakers/", "Speakers"), ("agenda/", "My agenda"), ("plan/", "Plan"),
+            ("changes/", "Changes"),
+        ]
+    ]  # fmt: skip
+
+
+def test_staff_see_insight_in_the_header_and_others_do_not(client: Client, demo_event) -> None:
+    from django.contrib.auth.models import User
+
+    base = f"/{DEMO_SLUG}/"
+    link = f'<a href="{base}insight/">Insight</a>'
+    attendee = User.objects.create_user("ada", "ada@example.org", "a fine password 7")
+    staff = User.objects.create_user("org", "org@example.org", "a fine password 7", is_staff=True)
+    seen = []
+    for user in (None, attendee, staff):
+        if user is not None:
+            client.force_login(user)
+        seen.append([link in _get(client, base + path) for path in ("", "grid/", "speakers/")])
+    assert seen == [[False, False, False], [False, False, False], [True, True, True]]

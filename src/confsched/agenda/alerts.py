@@ -20,7 +20,7 @@ from django.db import models, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription
+from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
@@ -59,11 +59,14 @@ class SendReport:
 
 
 def digest_subject(*, event_name: str, sessions: list[ChangedSession]) -> str:
-    """'PyTorch Conference Europe 2026: 2 of your sessions changed'."""
+    """'PyTorch Conference Europe 2026: 2 of your sessions changed', on one line whatever the
+    names hold (a line break in a header is refused by the mail library: no digest would go)."""
     count = len(sessions)
     if count == 1:
-        return f"{event_name}: “{sessions[0].title}” changed"
-    return f"{event_name}: {count} of your sessions changed"
+        subject = f"{event_name}: “{sessions[0].title}” changed"
+    else:
+        subject = f"{event_name}: {count} of your sessions changed"
+    return " ".join(subject.split())
 
 
 def build_digest(
@@ -183,8 +186,10 @@ def set_alerts(user: User, event: Event, *, is_on: bool) -> AlertSubscription:
     if is_on and not subscription.is_on:
         last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
         subscription.after_version = last["number__max"] or 0
+        # A new subscription, a new link: the unsubscribe links in earlier mails stop working.
+        subscription.unsubscribe_token = new_token()
     subscription.is_on = is_on
-    subscription.save(update_fields=["is_on", "after_version", "updated_at"])
+    subscription.save(update_fields=["is_on", "after_version", "unsubscribe_token", "updated_at"])
     return subscription
 
 

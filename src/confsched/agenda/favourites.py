@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 import orjson
 
 from confsched.core.errors import ParseError
+from confsched.interchange.documents import read_json
 
 FORMAT = "confsched-favourites"
 VERSION = 1
@@ -35,6 +36,7 @@ MAX_FAVOURITES = 1000
 MAX_IN_ADDRESS = 200
 PREFIX_LENGTH = 8
 GIGGITY_HOST = "ggt.gaa.st"
+DOCUMENT = "a favourites document"
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _PREFIX = re.compile(r"^[0-9a-f]{8}$")
 
@@ -58,14 +60,8 @@ def parse_favourites(data: bytes, *, slug: str, source: str = "favourites") -> l
             f"is {len(data):,} bytes; a favourites document is at most {MAX_BYTES:,}",
             source=source,
         )
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ParseError(f"is not UTF-8 text (byte {exc.start})", source=source) from exc
-    except json.JSONDecodeError as exc:
-        raise ParseError(
-            f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", source=source
-        ) from exc
+    # The importers' defended loading: deep nesting and huge numbers are refused in words.
+    document = read_json(data, source=source, what=DOCUMENT)
     if not isinstance(document, dict):
         raise ParseError(
             "is not a favourites document: the top level is not an object", source=source
@@ -142,9 +138,14 @@ def giggity_link(*, schedule_url: str, guids: list[str]) -> str:
 def parse_giggity_link(link: str) -> list[str]:
     """The selected event guids of a Giggity share link."""
     source = "the Giggity link"
-    parts = urlsplit(link.strip())
-    if parts.hostname != GIGGITY_HOST or not parts.fragment:
-        raise ParseError(f"is not a https://{GIGGITY_HOST}/#… share link", source=source)
+    not_a_link = ParseError(f"is not a https://{GIGGITY_HOST}/#… share link", source=source)
+    try:
+        parts = urlsplit(link.strip())
+        hostname = parts.hostname
+    except ValueError as exc:  # "https://[host/": an unclosed IPv6 bracket, a bad port
+        raise not_a_link from exc
+    if hostname != GIGGITY_HOST or not parts.fragment:
+        raise not_a_link
     params = dict(parse_qsl(parts.fragment, keep_blank_values=True))
     if "see" not in params:
         raise ParseError(
@@ -155,13 +156,13 @@ def parse_giggity_link(link: str) -> list[str]:
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_BYTES)
-        if inflater.unconsumed_tail:
-            raise ParseError(f'"see=" unpacks to more than {MAX_BYTES:,} bytes', source=source)
-        selected = json.loads(raw)
     except (binascii.Error, zlib.error, ValueError) as exc:
         raise ParseError(
             f'"see=" is not base64 of zlib-packed JSON ({type(exc).__name__})', source=source
         ) from exc
+    if inflater.unconsumed_tail:
+        raise ParseError(f'"see=" unpacks to more than {MAX_BYTES:,} bytes', source=source)
+    selected = read_json(raw, source=f'{source}\'s "see="', what="a list of event ids")
     if not isinstance(selected, list) or not all(isinstance(item, str) for item in selected):
         raise ParseError('"see=" is not a list of event ids', source=source)
     if len(selected) > MAX_FAVOURITES:

@@ -60,9 +60,25 @@ def reset_feed_token(user: User, event: Event) -> AgendaLinks:
     return links
 
 
-def set_sharing(user: User, event: Event, *, is_on: bool) -> AgendaLinks:
-    """Turn the read-only public link on (a fresh one) or off (the old link dies)."""
+@transaction.atomic
+def set_sharing(
+    user: User, event: Event, *, is_on: bool, display_name: str | None = None
+) -> AgendaLinks:
+    """Turn the read-only public link on (a fresh one) or off (the old link dies).
+
+    `display_name` (when given) is the name the shared page shows, kept as the account's first
+    name; empty shows no name. The username is never shown: it is half of a log-in.
+    """
     links = agenda_links(user, event)
     links.share_token = new_token() if is_on else None
     links.save(update_fields=["share_token"])
+    if display_name is not None:
+        user.first_name = clean_display_name(display_name)
+        user.save(update_fields=["first_name"])
     return links
+
+
+def clean_display_name(text: str) -> str:
+    """One line of at most User.first_name's length, spaces collapsed."""
+    limit = User._meta.get_field("first_name").max_length or 150
+    return " ".join(text.split())[:limit]

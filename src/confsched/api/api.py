@@ -10,7 +10,7 @@ page < 1, page_size outside 1..500).
 import datetime as dt
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from csp.decorators import csp_update
 from django.http import HttpRequest, HttpResponse
@@ -37,7 +37,7 @@ from confsched.api.schemas import (
     VersionOut,
 )
 from confsched.core.errors import InvalidEventError
-from confsched.core.timezones import get_zone
+from confsched.core.timezones import get_zone, known_zone_names, zone_problem
 from confsched.programme import queries
 from confsched.programme.changes import source_label
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
@@ -89,11 +89,21 @@ def _where(location: Any) -> str:
 @api.exception_handler(ValidationError)
 def _refused(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     # One error shape for every status, so that clients read `detail` as text everywhere.
-    problems = [f"{_where(error.get('loc', ()))}: {error.get('msg', '')}" for error in exc.errors]
+    problems = [
+        f"{_where(error.get('loc', ()))}: {_message(request, error)}" for error in exc.errors
+    ]
     shown = problems[:_SHOWN_PROBLEMS]
     if len(problems) > len(shown):  # a repeated bad value must not make a huge answer
         shown.append(f"and {len(problems) - len(shown)} more")
     return api.create_response(request, {"detail": "; ".join(shown)}, status=422)
+
+
+def _message(request: HttpRequest, error: dict[str, Any]) -> str:
+    """pydantic's message, but a zone outside the ~600 listed is named, not answered with all
+    of them."""
+    if error.get("type") == "literal_error" and tuple(error.get("loc", ())) == ("query", "tz"):
+        return zone_problem(request.GET.get("tz", ""))
+    return str(error.get("msg", ""))
 
 
 def _query_names(operation: Operation) -> frozenset[str]:
@@ -255,6 +265,13 @@ def get_event(request: HttpRequest, slug: str) -> dict[str, Any]:
     return _event_out(request, _event(slug))
 
 
+# The zones the API takes, listed in its OpenAPI document: a name it would refuse is refused by
+# the schema (422), as the document says, not by a 400 the document could not foresee.
+ZoneName = Literal[("", *known_zone_names())]  # type: ignore[valid-type]
+# Slugs and keys are never empty: `must=` names no session, and the schema says so.
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
 class SessionFilters(Schema):
     # Typed, so that a malformed date or slides value is refused (422) rather than ignored.
     date: list[dt.date] = Field([], description="days (YYYY-MM-DD) in `tz`")
@@ -263,7 +280,7 @@ class SessionFilters(Schema):
     level: list[str] = []
     slides: list[Literal["yes", "no"]] = []
     q: str = ""
-    tz: str = Field("", description="IANA zone for `date` (the event's zone when empty)")
+    tz: ZoneName = Field("", description="IANA zone for `date` (the event's zone when empty)")
 
 
 @api.get(
@@ -293,11 +310,11 @@ def list_sessions(
 
 
 class PlanQuery(Schema):
-    track: list[str] = Field([], description="track slugs")
-    level: list[str] = Field([], description="level slugs")
+    track: list[NonEmpty] = Field([], description="track slugs")
+    level: list[NonEmpty] = Field([], description="level slugs")
     q: str = Field("", max_length=200, description="keywords, separated by commas")
     speaker: str = Field("", max_length=200, description="speaker names, separated by commas")
-    must: list[str] = Field([], description="keys of sessions to see whatever else")
+    must: list[NonEmpty] = Field([], description="keys of sessions to see whatever else")
     walk: int | None = Field(
         None, ge=0, le=240, description="minutes between rooms (the event's setting if absent)"
     )
@@ -326,7 +343,9 @@ def plan_agenda(request: HttpRequest, slug: str, params: Query[PlanQuery]) -> di
         _unknown("must", params.must, {s.key for s in sessions}).replace("such must", "session"),
     ]
     if detail := "; ".join(problem for problem in problems if problem):
-        raise HttpError(422, detail)
+        # Well-formed names of things this event does not have: not found, like an unknown
+        # event or session (the schema cannot list every key, so it cannot refuse them).
+        raise HttpError(404, detail)
     walk = event.walking_minutes if params.walk is None else params.walk
     interests = Interests(
         tracks=frozenset(params.track), levels=frozenset(params.level),

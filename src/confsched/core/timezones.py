@@ -35,6 +35,11 @@ def _known_zones() -> frozenset[str]:
     )
 
 
+def known_zone_names() -> tuple[str, ...]:
+    """Every name is_zone_name takes, sorted (aliases such as "US/Eastern" included)."""
+    return tuple(sorted(_known_zones()))
+
+
 # Longer than any IANA name (the longest is 32 characters); keeps messages short too.
 _SHOWN_MAX = 64
 

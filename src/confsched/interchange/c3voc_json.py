@@ -17,8 +17,17 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
   `time_zone_name`; pretalx's DemoCon declares "UTC" and writes +01:00, and the offsets win
   (with a warning). Without `date`, the day's date and `start` are read in the declared zone
   (a start before `day_start` is after midnight: the next day). Naive times use the declared
-  zone, else `default_timezone`, else the file is refused. `end` wins over `duration`, which
-  may be H:MM, HH:MM or HH:MM:SS; without both the session has no end.
+  zone, else `default_timezone`, else the file is refused; a local time the clocks skip moves
+  forward by the gap, with a warning. `end` wins over `duration`, which may be H:MM, HH:MM or
+  HH:MM:SS and is added in absolute time (two hours from 01:30 on the night clocks change end
+  at 04:30 in spring); without both the session has no end.
+* A guid that is not a string (a number, an object) is not used, with a warning naming its
+  path; invisible characters (byte-order marks, zero-width spaces) are dropped from guids and
+  ids.
+* A field an event has no key for ("track", "language", "type", "room" when listed under "",
+  "abstract" and "description", "persons", "links" and "attachments", "end" and "duration")
+  is unknown for that session (`Session.unknown`), not empty; a key that is null or "" says
+  "none".
 * Text: the abstract is `abstract`, a blank line, then `description` (once when they are
   equal). Markdown stays as written; HTML becomes plain text (see `html_text`).
 * `Programme.rooms` follows `conference.rooms` when present, else the order rooms first
@@ -87,6 +96,7 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_json
 from confsched.interchange.frab_xml import PersonKeys
 from confsched.interchange.html_text import html_to_text as _html_to_text
+from confsched.interchange.identity import visible
 from confsched.interchange.links import C3VOC_TYPES, link_kind
 from confsched.interchange.programme import (
     Programme,
@@ -95,7 +105,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import zone_out_of_reach
+from confsched.interchange.zones import plus_duration, skipped_time, wall_time, zone_out_of_reach
 
 FORMAT_NAME = "c3voc-json"
 DESCRIPTION = "frab/pretalx schedule.json (c3voc v1 JSON)"
@@ -375,12 +385,12 @@ def _read_event(
     starts_at = _event_start(reader, event, day=day, day_path=day_path, path=path)
     ends_at = _event_end(reader, event, starts_at, path=path)
     room = text_field(reader, event, "room", path).strip() or room
-    key = _event_key(reader, event, starts_at=starts_at, room=room, title=title)
-    links: list[SessionSpeaker] = []
+    key = _event_key(reader, event, starts_at=starts_at, room=room, title=title, path=path)
+    links: dict[str, SessionSpeaker] = {}  # by key: one look-up per person, not one per pair
     for person_index, person in enumerate(_array(reader, event, "persons", path)):
         speaker = _read_person(reader, person, f"{path}.persons[{person_index}]")
-        if speaker is not None and all(link.speaker_key != speaker.key for link in links):
-            links.append(SessionSpeaker(speaker_key=speaker.key))
+        if speaker is not None:
+            links.setdefault(speaker.key, SessionSpeaker(speaker_key=speaker.key))
     session = Session(
         key=key,
         title=title.strip(),
@@ -394,8 +404,9 @@ def _read_event(
         room=room,
         track=text_field(reader, event, "track", path).strip(),
         language=text_field(reader, event, "language", path).strip(),
-        speakers=tuple(links),
+        speakers=tuple(links.values()),
         links=read_links(reader, event, path, base_url=reader.base_url, urlless=reader.urlless),
+        unknown=unknown_fields(event, _V1_CARRIERS, has_room=bool(room)),
     )
     if key in reader.sessions:
         raise reader.refuse(
@@ -495,7 +506,7 @@ def _event_end(reader: _Reader, event: dict, starts_at: datetime, *, path: str) 
     hours, minutes, seconds = match.groups()
     try:
         length = timedelta(hours=int(hours), minutes=int(minutes), seconds=int(seconds or 0))
-        ends_at: datetime | None = starts_at + length
+        ends_at: datetime | None = plus_duration(starts_at, length)
     except (OverflowError, ValueError):  # more hours than timedelta, or int(), can hold
         ends_at = None
     if ends_at is None or reader.outside(ends_at):
@@ -515,7 +526,11 @@ def _localize(reader: _Reader, value: datetime, path: str, raw: object) -> datet
             "time zone (conference.time_zone_name); give one with --timezone, for example "
             "--timezone Europe/Berlin"
         )
-    return reader.checked(value.replace(tzinfo=zone), path, raw)
+    reader.checked(value.replace(tzinfo=zone), path, raw)
+    moved, skipped = wall_time(value, zone)
+    if skipped:
+        reader.warnings.append(skipped_time(f"{path}", raw, zone, moved))
+    return moved
 
 
 def _check_offset(reader: _Reader, value: datetime) -> None:
@@ -530,20 +545,64 @@ def _check_offset(reader: _Reader, value: datetime) -> None:
         reader.zone_disagreements[label] = reader.zone_disagreements.get(label, 0) + 1
 
 
-def _event_key(reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str) -> str:
+def _event_key(
+    reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str, path: str
+) -> str:
     for name in ("guid", "id", "slug"):
-        value = event.get(name)
-        if isinstance(value, bool) or value is None:
-            continue
-        if isinstance(value, int | str) and str(value).strip():
+        value = identity_field(event, name, path, warnings=reader.warnings)
+        if value:
             if name != "guid":
                 reader.fallback_keys[name] = reader.fallback_keys.get(name, 0) + 1
-            return str(value).strip()
+            return value
     reader.fallback_keys["date, room and title"] = (
         reader.fallback_keys.get("date, room and title", 0) + 1
     )
     identity = f"{starts_at.isoformat()}|{room}|{title.strip()}"
     return "c3voc-" + hashlib.sha256(identity.encode()).hexdigest()[:12]
+
+
+def identity_field(mapping: dict, name: str, path: str, *, warnings: list[str]) -> str:
+    """An event's guid, id, code or slug as a key, invisible characters dropped; "" when it
+    has none. A value that is neither a string nor a whole number is not used, with a warning
+    naming its path; a guid written as a whole number is used as written, with a warning (the
+    schema's guid is a string)."""
+    value = mapping.get(name)
+    if value is None or value == "":
+        return ""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        warnings.append(
+            f"{path}.{name} is {describe_value(value)}, not a string; not used as the "
+            "event's identity"
+        )
+        return ""
+    if name == "guid" and isinstance(value, int):
+        warnings.append(
+            f"{path}.guid is the number {shown_value(value)}, not a string; used as written"
+        )
+    return visible(str(value))
+
+
+# Session fields, and the keys of an event that carry them: an event with none of them says
+# nothing about the field. Shared with the schedule2 reader.
+_V1_CARRIERS = {
+    "kind": ("type",),
+    "track": ("track",),
+    "language": ("language",),
+    "abstract": ("abstract", "description"),
+    "speakers": ("persons",),
+    "links": ("links", "attachments"),
+    "ends_at": ("end", "duration"),
+}
+
+
+def unknown_fields(
+    event: dict, carriers: dict[str, tuple[str, ...]], *, has_room: bool
+) -> frozenset[str]:
+    """The fields `event` has no key for (Session.unknown); "room" unless it has a room."""
+    unknown = {name for name, keys in carriers.items() if not any(key in event for key in keys)}
+    if not has_room and "room" not in event:
+        unknown.add("room")
+    return frozenset(unknown)
 
 
 def read_links(

@@ -12,12 +12,17 @@ Reading is lenient, as for v1; what it does:
 * The schedule's `version` (the producer's, not the schema's) goes to the notes.
 * Identity: a session's key is the event's `guid`, else `id`, else `code`, else `slug`, else
   "c3voc-" and 12 hex digits of the SHA-256 of its start, room and title. Two events with one
-  key refuse the file.
+  key refuse the file. A guid that is not a string is warned about, as in v1
+  (`c3voc_json.identity_field`); invisible characters are dropped from ids.
+* A field an event has no key for ("track", "language", "type", "room", the texts,
+  "participants"/"persons", "links" and "attachments", "end" and "duration") is unknown for
+  that session (`Session.unknown`), not empty; a key that is null or "" says "none".
 * Times: `start` (required) and `end` are ISO 8601 date-times. An offset is trusted; a time
   without one is read in `time_zone_name`, else in `default_timezone`, else the file is
-  refused. Without `end`, the deprecated `duration` (ISO 8601 such as PT1H30M, or v1's H:MM)
-  gives the end; without both the session has no end. `conference.start` and `end` (dates or
-  date-times) give the dates, else the sessions' first and last day.
+  refused; a local time the clocks skip moves forward by the gap, with a warning. Without
+  `end`, the deprecated `duration` (ISO 8601 such as PT1H30M, or v1's H:MM) gives the end,
+  added in absolute time; without both the session has no end. `conference.start` and `end`
+  (dates or date-times) give the dates, else the sessions' first and last day.
 * Rooms: `event.room` is a reference {guid, name, slug}: its name, else the name of the
   conference room with that guid, else with that slug; a plain string is the name itself.
   A reference that names no room the file declares refuses the file. `Programme.rooms` follows
@@ -95,12 +100,14 @@ from confsched.interchange.c3voc_json import (
     _writer_zone,
     clean_text,
     describe_value,
+    identity_field,
     looks_like_schedule2,
     plain_text,
     read_links,
     room_capacities,
     shown_value,
     text_field,
+    unknown_fields,
     urlless_warning,
 )
 from confsched.interchange.documents import read_json
@@ -113,7 +120,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import zone_out_of_reach
+from confsched.interchange.zones import plus_duration, skipped_time, wall_time, zone_out_of_reach
 
 FORMAT_NAME = "c3voc-schedule2"
 DESCRIPTION = "c3voc schedule2 JSON (one flat events list; the newest c3voc tools)"
@@ -301,7 +308,7 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
     ends_at = _end(reader, event, starts_at, path)
     room = _room(reader, event.get("room"), f"{path}.room")
     language = text_field(reader, event, "language", path).strip()
-    key = _key(reader, event, starts_at=starts_at, room=room, title=title.strip())
+    key = _key(reader, event, starts_at=starts_at, room=room, title=title.strip(), path=path)
     parts = [_localized(reader, event, name, path, language) for name in _TEXTS]
     subtitle, abstract, description = (clean_text(part) for part in parts)
     if description == abstract:
@@ -321,6 +328,7 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
         is_cancelled=state in _CANCELLED,
         needs_review=state in _IN_REVIEW,
         review_note=f"state {state} in the schedule2 file" if state in _IN_REVIEW else "",
+        unknown=unknown_fields(event, _CARRIERS, has_room=bool(room)),
     )
     if key in reader.sessions:
         raise reader.refuse(
@@ -331,6 +339,16 @@ def _read_event(reader: _Reader, event: object, path: str) -> None:
 
 
 _TEXTS = ("subtitle", "abstract", "description")
+# Session fields, and the keys of an event that carry them (see c3voc_json.unknown_fields).
+_CARRIERS = {
+    "kind": ("type",),
+    "track": ("track",),
+    "language": ("language",),
+    "abstract": _TEXTS,
+    "speakers": ("participants", "persons"),
+    "links": ("links", "attachments"),
+    "ends_at": ("end", "duration"),
+}
 
 
 def _start(reader: _Reader, event: dict, path: str) -> datetime:
@@ -371,7 +389,7 @@ def _end(reader: _Reader, event: dict, starts_at: datetime, path: str) -> dateti
             minutes=int(parts.get("m", 0)),
             seconds=float(parts.get("s", 0)),
         )
-        ends_at: datetime | None = starts_at + length
+        ends_at: datetime | None = plus_duration(starts_at, length)
     except (OverflowError, ValueError):  # more than timedelta, or int(), can hold
         ends_at = None
     if ends_at is None or reader.outside(ends_at):
@@ -400,6 +418,11 @@ def _moment(reader: _Reader, raw: object, path: str) -> datetime:
         value = value.replace(tzinfo=reader.zone)
     if zone := reader.outside(value):
         raise reader.refuse(f"{path} is {shown_value(raw)}, outside the years 1 to 9999 in {zone}")
+    if reader.zone is not None and value.tzinfo is reader.zone:
+        moved, skipped = wall_time(value.replace(tzinfo=None), reader.zone)
+        if skipped:
+            reader.programme.warnings.append(skipped_time(path, raw, reader.zone, moved))
+            return moved
     return value
 
 
@@ -498,13 +521,15 @@ def _people(reader: _Reader, event: dict, path: str) -> tuple[SessionSpeaker, ..
     return tuple(SessionSpeaker(speaker_key=key) for key in keys)
 
 
-def _key(reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str) -> str:
+def _key(
+    reader: _Reader, event: dict, *, starts_at: datetime, room: str, title: str, path: str
+) -> str:
     for name in ("guid", "id", "code", "slug"):
-        value = event.get(name)
-        if not isinstance(value, bool) and isinstance(value, int | str) and str(value).strip():
+        value = identity_field(event, name, path, warnings=reader.programme.warnings)
+        if value:
             if name != "guid":
                 reader.fallback_keys[name] = reader.fallback_keys.get(name, 0) + 1
-            return str(value).strip()
+            return value
     what = "start, room and title"
     reader.fallback_keys[what] = reader.fallback_keys.get(what, 0) + 1
     identity = f"{starts_at.isoformat()}|{room}|{title}"
@@ -726,7 +751,9 @@ def _event_type(kind: str) -> str:
 
 
 def _language_code(language: str) -> str:
-    text = language.strip()
+    # A bilingual talk is written "de, en" (38C3) or "de/en": the first language given is the
+    # one it is held in.
+    text = re.split(r"[,;/|]", language, maxsplit=1)[0].strip()
     match = _LANGUAGE_CODE.match(text)
     if match:
         return match[1].lower()

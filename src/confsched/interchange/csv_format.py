@@ -3,18 +3,22 @@
 The file an organizer fills in a spreadsheet (docs/csv-template.csv is the template). CSV
 itself follows RFC 4180 as spreadsheets write it, with these quirks accepted:
 
-* UTF-8 with or without a byte-order mark (Excel writes one; other encodings are refused
-  with a hint to save as "CSV UTF-8").
+* UTF-8 with or without a byte-order mark (Excel writes one, and a sheet saved twice may
+  start with two; other encodings are refused with a hint to save as "CSV UTF-8").
 * Comma, semicolon or tab delimiter, told from the header line: spreadsheets in locales with
   a decimal comma (most of Europe) write ";".
-* CRLF or LF line ends; quoted fields holding delimiters, quotes ("" inside) and newlines.
-* Header names in any case, with spaces or hyphens for underscores ("Starts at"); unknown
-  columns are ignored; rows of empty cells (a spreadsheet's trailing rows) are skipped.
+* CRLF, LF or CR line ends; quoted fields holding delimiters, quotes ("" inside) and newlines.
+* Header names in any case, with spaces or hyphens for underscores ("Starts at"), invisible
+  characters (byte-order marks, zero-width spaces) dropped; unknown columns are ignored; rows
+  of empty cells (a spreadsheet's trailing rows) are skipped. A column the header does not
+  name says nothing about its field: the fields it would fill are left out of
+  `Programme.carries`, and a re-import leaves them as they are.
 * A leading apostrophe before = + - @ or ' is dropped: it is the guard spreadsheets use, and
   that `render` writes, against cells read as formulas (CSV injection).
 
 Times are ISO 8601 date-times. An offset is trusted; a naive time is local time in the row's
-`timezone` column, else in `default_timezone`, else refused. `Programme.timezone` is the zone
+`timezone` column, else in `default_timezone`, else refused; a local time the clocks skip
+moves forward by the gap, with a warning. `Programme.timezone` is the zone
 the `timezone` column names (the first one, if rows name several), else `default_timezone`
 when a naive time needed it, else "".
 A zone name must be one the tz database lists ("Europe/Paris"; not a folder such as
@@ -27,8 +31,10 @@ address is the last word and starts with http:// or https://; Kind is Slides, Vi
 (any case); without it the title and address tell the kind (`links.link_kind`). A slides link
 makes `slides` yes.
 
-Identity: `key` when the row gives one; otherwise the slug of the title and the local start
-("compilers-for-everyone-2026-04-07-1000"), or of the title alone for a row without a start.
+Identity: `key` when the row gives one (invisible characters dropped); otherwise the slug of
+the title and the start in the event's zone (`default_timezone`, else the first one a row's
+`timezone` names, else UTC: "compilers-for-everyone-2026-04-07-1000", as every reader makes
+it, see `identity.derived_key`), or of the title alone for a row without a start.
 A speaker's key is the slug of their name.
 
 Errors name the physical line where the row starts (the header is line 1), the column and
@@ -46,6 +52,7 @@ from datetime import UTC, datetime, tzinfo
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.interchange.identity import derived_key, visible
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import (
     LINK_KINDS,
@@ -55,7 +62,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import programme_zone
+from confsched.interchange.zones import programme_zone, skipped_time, wall_time
 
 FORMAT_NAME = "csv"
 DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.md)"
@@ -65,6 +72,23 @@ COLUMNS = (
     "language", "speakers", "abstract", "slides", "links",
 )  # fmt: skip
 REQUIRED_COLUMNS = ("title", "starts_at")
+# The session fields (as Programme.carries names them) each column fills.
+COLUMN_FIELDS: dict[str, frozenset[str]] = {
+    "key": frozenset(),
+    "title": frozenset({"title"}),
+    "kind": frozenset({"kind"}),
+    "starts_at": frozenset({"starts_at"}),
+    "ends_at": frozenset({"ends_at"}),
+    "timezone": frozenset(),
+    "room": frozenset({"room"}),
+    "track": frozenset({"track"}),
+    "level": frozenset({"level"}),
+    "language": frozenset({"language"}),
+    "speakers": frozenset({"speakers", "affiliations", "speaker.name"}),
+    "abstract": frozenset({"abstract"}),
+    "slides": frozenset({"has_slides"}),
+    "links": frozenset({"links"}),
+}
 
 TIME_EXAMPLE = "expected e.g. 2026-04-07T11:00 or 2026-04-07 11:00+02:00"
 _DATE_TIME = re.compile(
@@ -90,7 +114,7 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
 
 def looks_like(head: str) -> bool:
     """True when the first line is a header naming at least the title and starts_at columns."""
-    first = head.split("\n", 1)[0].rstrip("\r")
+    first = re.split(r"\r\n|\r|\n", head.lstrip("\ufeff"), maxsplit=1)[0]
     try:
         cells = next(csv.reader([first], delimiter=_sniff(first), strict=True), [])
     except csv.Error:
@@ -118,7 +142,9 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         )
     header_line, header = rows[0]
     columns = _columns(header, source=source, line=header_line)
-    programme = Programme()
+    programme = Programme(
+        carries=frozenset().union(*(COLUMN_FIELDS[name] for name in columns)),
+    )
     ignored = [
         cell.strip() for cell in header if cell.strip() and _column_name(cell) not in COLUMNS
     ]
@@ -128,6 +154,16 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         )
 
     reader = _RowReader(source=source, default_timezone=default_timezone)
+    # The event's zone, for keys made from times: the caller's, else the first the file names.
+    named = [
+        cells[columns["timezone"]].strip()
+        for _, cells in rows[1:]
+        if "timezone" in columns and columns["timezone"] < len(cells)
+    ]
+    key_zone = next(
+        (name for name in (default_timezone, *named) if name and is_zone_name(name)), ""
+    )
+    reader.key_zone = get_zone(key_zone) if key_zone else None
     sessions: dict[str, Session] = {}
     key_lines: dict[str, int] = {}
     speakers: dict[str, Speaker] = {}
@@ -203,7 +239,9 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
 
 def _decode(data: bytes, source: str) -> str:
     try:
-        return data.decode("utf-8-sig")
+        # A sheet re-saved by a tool that adds a byte-order mark before the one it read starts
+        # with two: both go, or the first column would be "\ufeffkey", unknown.
+        return data.decode("utf-8-sig").lstrip("\ufeff")
     except UnicodeDecodeError as exc:
         raise ParseError(
             f"not UTF-8 text (byte {exc.start} cannot be decoded); save the sheet as "
@@ -242,7 +280,7 @@ def _records(text: str, source: str) -> list[tuple[int, list[str]]]:
 
 
 def _column_name(cell: str) -> str:
-    return re.sub(r"[\s-]+", "_", cell.strip().casefold())
+    return re.sub(r"[\s-]+", "_", visible(cell).casefold())
 
 
 def _columns(header: list[str], *, source: str, line: int) -> dict[str, int]:
@@ -289,6 +327,7 @@ class _RowReader:
         self.declared_zones: list[str] = []
         self.used_default = False
         self.warnings: list[str] = []
+        self.key_zone: tzinfo | None = None
 
     def fail(self, row: _Row, message: str) -> ParseError:
         return ParseError(message, source=self.source, line=row.line)
@@ -311,10 +350,7 @@ class _RowReader:
         slides = values.get("slides", "").casefold()
         if slides not in _YES | _NO:
             raise self.fail(row, f"slides {values['slides']!r} is not yes or no")
-        key = values.get("key", "")
-        if not key:
-            stamp = f" {starts_at:%Y-%m-%d %H%M}" if starts_at else ""
-            key = slugify(f"{title}{stamp}", max_length=120)
+        key = visible(values.get("key", "")) or derived_key(title, starts_at, zone=self.key_zone)
         billed = self._speakers(row)
         session = Session(
             key=key,
@@ -392,18 +428,13 @@ class _RowReader:
             return parsed
         if zone is None:
             zone = self._default_zone(row, column, value)
-        local = parsed.replace(tzinfo=zone)
-        self._check_range(row, column, local)
-        # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
-        # forward by the gap, a real instant (astimezone to the same zone would not).
-        moved = local.astimezone(UTC).astimezone(zone)
-        if moved.replace(tzinfo=None) != parsed:
+        self._check_range(row, column, parsed.replace(tzinfo=zone))
+        moved, skipped = wall_time(parsed, zone)
+        if skipped:
             self.warnings.append(
-                f"{self.source}, line {row.line}: {column} {value!r} does not exist in "
-                f"{zone} (the clocks skip it); read as {moved:%H:%M}"
+                skipped_time(f"{self.source}, line {row.line}: {column}", value, zone, moved)
             )
-            return moved
-        return local
+        return moved
 
     def _check_range(self, row: _Row, column: str, value: datetime) -> None:
         """Refuse a time too near the ends of the calendar to be converted between zones."""
@@ -434,6 +465,7 @@ class _RowReader:
 
     def _speakers(self, row: _Row) -> list[Speaker]:
         speakers: list[Speaker] = []
+        seen: set[str] = set()
         for part in row.values.get("speakers", "").split(";"):
             part = " ".join(part.split())
             if not part:
@@ -442,7 +474,8 @@ class _RowReader:
             if not name:
                 raise self.fail(row, f"speakers: {part!r} has no name before the parentheses")
             speaker = Speaker(key=slugify(name), name=name, company=company)
-            if all(known.key != speaker.key for known in speakers):
+            if speaker.key not in seen:
+                seen.add(speaker.key)
                 speakers.append(speaker)
         return speakers
 

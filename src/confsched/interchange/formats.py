@@ -99,7 +99,15 @@ WRITERS: dict[str, Writer] = {
         Writer(
             "json", c3voc_json.FORMAT_NAME, "application/json; charset=utf-8", c3voc_json.render
         ),
-        Writer("xcal", xcal.FORMAT_NAME, "application/calendar+xml; charset=utf-8", xcal.render),
+        # schedule.xcal is the frab/pentabarf dialect that frab and pretalx serve there and the
+        # phone apps (Giggity) read; the standard form has its own name.
+        Writer("xcal", xcal.FORMAT_NAME, "application/xml; charset=utf-8", xcal.render_pentabarf),
+        Writer(
+            "rfc6321.xcal",
+            xcal.FORMAT_NAME,
+            "application/calendar+xml; charset=utf-8",
+            xcal.render,
+        ),
         Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format.render),
         # Served as /<event>/schedule2.json: "schedule.schedule2" would read as a typo.
         Writer(
@@ -123,12 +131,39 @@ def get_format(name: str) -> Format:
     raise UnknownFormatError(f"unknown format {name!r}; confsched reads: {format_names()}")
 
 
+_HEAD = 200_000  # bytes a sniffer sees: the root element, first line or first keys are there
+
+
+def _text_of(data: bytes) -> str:
+    """`data` as text for sniffing: UTF-16 (with a byte-order mark, or XML without one: "<"
+    and a zero byte, in either order) as such, anything else as UTF-8; byte-order marks
+    dropped."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    elif data[:2] == b"<\x00":
+        encoding = "utf-16-le"
+    elif data[:2] == b"\x00<":
+        encoding = "utf-16-be"
+    else:
+        encoding = "utf-8"
+    return data.decode(encoding, errors="replace").lstrip("\ufeff")
+
+
 def detect_format(source: str, data: bytes) -> Format:
-    """The format whose sniffer recognises the start of `data`, or an error naming the file."""
-    head = data[:200_000].decode("utf-8", errors="replace").lstrip("\ufeff")
+    """The format whose sniffer recognises the start of `data`, or an error naming the file.
+
+    A JSON document may name what it is late (schedule2's "conference" after a long "events"
+    list): when its start decides nothing, the sniffers see all of it.
+    """
+    head = _text_of(data[:_HEAD])
     for fmt in FORMATS:
         if _guarded(fmt, source, fmt.sniff, head):
             return fmt
+    if len(data) > _HEAD and head.lstrip(" \t\r\n").startswith("{"):
+        whole = _text_of(data)
+        for fmt in FORMATS:
+            if _guarded(fmt, source, fmt.sniff, whole):
+                return fmt
     raise UnknownFormatError(
         f"not a programme confsched can read; it reads: {format_names()}", source=source
     )

@@ -22,7 +22,12 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
   attribute, else the conference's `<day_change>`), because a frab day runs past midnight.
   Times without an offset are read in the conference's `<time_zone_name>` (or `<timezone>`)
   when it is an IANA name, else in `default_timezone`; with neither, the file is refused.
-* `<duration>` is H:MM, HH:MM or HH:MM:SS; a missing one leaves the session without an end.
+* `<duration>` is H:MM, HH:MM or HH:MM:SS, added in absolute time (a two-hour talk from 01:30
+  on the night clocks change lasts two hours); a missing one leaves the session without an
+  end. A local time the clocks skip moves forward by the gap, with a warning.
+* Fields an event does not carry (no `<track>`, `<language>`, `<type>`, `<room>`, `<persons>`,
+  `<links>` nor `<attachments>`, no text at all) are unknown for it (`Session.unknown`), not
+  empty; an element present but empty says "none".
 * Text: the subtitle, abstract and description become one abstract, in that order, blank lines
   between (a description equal to the abstract is kept once). HTML becomes plain text; text
   with only inline tags (pretalx Markdown may carry `<strong>` or `<a>`) keeps its line breaks.
@@ -31,9 +36,12 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
   location; `<start>`/`<end>` (dates or date-times) the dates, else the sessions' dates.
   `Programme.timezone` is the declared zone when it is an IANA name, never `default_timezone`.
 
-Identity: a session's key is the event's `guid`, else its `id` attribute, else the slug of its
-title and its local start ("opening-20240101-1000"); a repeated key gets "-2", "-3" and a
-warning. A speaker's key is the person's `guid`, else `id`, else the slug of the name; files
+Identity: a session's key is the event's `guid`, else its `id` attribute (invisible characters
+dropped), else the slug of its title and its start in the event's zone (`default_timezone`,
+else the declared one, else UTC: "opening-2024-01-01-1000", as every reader makes it, see
+`identity.derived_key`); events repeating a key are told apart by
+their content, not their place (`identity.unique_keys`): "-2", "-3" and a warning. A
+speaker's key is the person's `guid`, else `id`, else the slug of the name; files
 merged from several sub-schedules reuse person ids, so a second name under one id is another
 person, keyed "<id>~<slug of the name>" with a warning (see `PersonKeys`).
 
@@ -83,7 +91,7 @@ import math
 import re
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from urllib.parse import quote, urljoin
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
@@ -93,6 +101,7 @@ from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_xml
 from confsched.interchange.html_text import html_to_text as _html_to_text
+from confsched.interchange.identity import derived_key, unique_keys, visible
 from confsched.interchange.links import C3VOC_TYPES, link_kind
 from confsched.interchange.programme import (
     Programme,
@@ -101,7 +110,13 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import programme_zone, zone_out_of_reach
+from confsched.interchange.zones import (
+    plus_duration,
+    programme_zone,
+    skipped_time,
+    wall_time,
+    zone_out_of_reach,
+)
 
 FORMAT_NAME = "frab-xml"
 DESCRIPTION = "frab/pentabarf schedule.xml (frab, pretalx, wafer; read by Giggity, EventFahrplan)"
@@ -182,6 +197,7 @@ class PersonKeys:
 
     def key(self, ident: str, name: str, *, label: str = "id") -> str:
         """The key of the person called `name` under the source's `ident` (its `label` field)."""
+        ident = visible(ident) or slugify(name)  # an id of zero-width spaces is no id
         folded = " ".join(name.split()).casefold()
         keys = self._keys.setdefault(ident, {})
         if folded in keys:
@@ -264,7 +280,7 @@ class _Reader:
         day_change = self.clock_or_none(conference, "schedule/conference", "day_change")
 
         rooms: dict[str, None] = {}
-        sessions: dict[str, Session] = {}
+        read: list[tuple[Session, str]] = []  # with the path of its <event>
         speakers: dict[str, Speaker] = {}
         for day_path, day_element in _children(root, "schedule", "day"):
             day = _Day(day_path, day_element, day_change)
@@ -286,10 +302,9 @@ class _Reader:
                     session = self.session(element, path, day, wrapper, speakers)
                     if session.room:
                         rooms.setdefault(session.room)
-                    session = self.unique(session, sessions)
-                    sessions[session.key] = session
+                    read.append((session, path))
 
-        if not sessions:
+        if not read:
             raise self.error(_no_events(root))
         if warning := self.people.warning():
             programme.warnings.append(warning)
@@ -300,7 +315,15 @@ class _Reader:
                 f"(first: {self.hrefless[0]})"
             )
         programme.rooms = list(rooms)
-        programme.sessions = list(sessions.values())
+        paths = {id(session): path for session, path in read}
+
+        def repeated(session: Session, key: str) -> None:
+            programme.warnings.append(
+                f"{paths[id(session)]}: two events share the id {_quoted(session.key)}; this "
+                f"one is kept as {_quoted(key)}"
+            )
+
+        programme.sessions = unique_keys([session for session, _ in read], on_repeat=repeated)
         programme.speakers = list(speakers.values())
         programme.start_date, programme.end_date = self.dates(conference, programme.sessions)
         self.take_notes()
@@ -320,18 +343,6 @@ class _Reader:
                 f"{self.rolled} events start after midnight and were moved to the next day"
             )
 
-    def unique(self, session: Session, sessions: dict[str, Session]) -> Session:
-        if session.key not in sessions:
-            return session
-        number = 2
-        while f"{session.key}-{number}" in sessions:
-            number += 1
-        key = f"{session.key}-{number}"
-        self.programme.warnings.append(
-            f"two events share the id {_quoted(session.key)}; the second is kept as {_quoted(key)}"
-        )
-        return replace(session, key=key)
-
     def session(
         self, element: Element, path: str, day: _Day, wrapper: str, speakers: dict[str, Speaker]
     ) -> Session:
@@ -340,10 +351,9 @@ class _Reader:
             raise self.error(f"{path}/title: missing or empty; every event needs a title")
         starts_at = self.start(element, path, day)
         ends_at = self.end(element, path, starts_at)
-        key = (element.get("guid") or "").strip() or (element.get("id") or "").strip()
+        key = visible(element.get("guid") or "") or visible(element.get("id") or "")
         if not key:
-            local = starts_at.astimezone(self.zone) if self.zone else starts_at
-            key = f"{slugify(title)}-{local:%Y%m%d-%H%M}"
+            key = derived_key(title, starts_at, zone=self.fallback or self.zone)
         return Session(
             key=key,
             title=title,
@@ -356,6 +366,7 @@ class _Reader:
             language=_line(_text(element, "language")),
             speakers=self.persons(element, speakers),
             links=self.links(element, path),
+            unknown=_unknown(element, wrapper),
         )
 
     def abstract(self, element: Element) -> str:
@@ -503,7 +514,11 @@ class _Reader:
             )
         if self.zone is self.fallback and not self.programme.timezone:
             self.used_fallback = True
-        return self.checked(value.replace(tzinfo=self.zone), where, raw)
+        self.checked(value.replace(tzinfo=self.zone), where, raw)
+        moved, skipped = wall_time(value, self.zone)
+        if skipped:
+            self.programme.warnings.append(skipped_time(f"{where}:", raw, self.zone, moved))
+        return moved
 
     def checked(self, value: datetime, where: str, raw: str) -> datetime:
         """`value`, or a refusal when it cannot be converted to UTC or to the zone."""
@@ -556,9 +571,9 @@ class _Reader:
 
 
 def _plus(value: datetime, delta: timedelta) -> datetime | None:
-    """`value + delta`, or None past the years datetime holds."""
+    """`value + delta` in absolute time, or None past the years datetime holds."""
     try:
-        return value + delta
+        return plus_duration(value, delta)
     except OverflowError:
         return None
 
@@ -591,6 +606,29 @@ def _no_events(root: Element) -> str:
         return "no <event> elements: <schedule> holds no <day>; there is no programme to import"
     held = "its <day> holds" if len(days) == 1 else f"its {len(days)} <day> elements hold"
     return f"no <event> elements: {held} no events; there is no programme to import"
+
+
+# Session fields, and the elements of an <event> that carry them: with none of them present,
+# the event says nothing about the field.
+_CARRIERS = {
+    "kind": ("type",),
+    "track": ("track",),
+    "language": ("language",),
+    "abstract": ("subtitle", "abstract", "description"),
+    "speakers": ("persons",),
+    "links": ("links", "attachments"),
+    "ends_at": ("duration",),
+}
+
+
+def _unknown(element: Element, wrapper: str) -> frozenset[str]:
+    """The fields `element` carries no element for (Session.unknown)."""
+    unknown = {
+        name for name, tags in _CARRIERS.items() if all(element.find(tag) is None for tag in tags)
+    }
+    if not wrapper and element.find("room") is None:
+        unknown.add("room")
+    return frozenset(unknown)
 
 
 def _children(parent: Element, path: str, tag: str) -> Iterable[tuple[str, Element]]:

@@ -81,7 +81,10 @@ def render_ical(
     calendar.add("PRODID", PRODID)
     calendar.add("CALSCALE", "GREGORIAN")
     calendar.add("METHOD", "PUBLISH")
-    calendar.calendar_name = calendar_name  # writes RFC 7986 NAME and X-WR-CALNAME
+    # RFC 7986 NAME and the de facto X-WR-CALNAME are TEXT: commas and semicolons escaped
+    # (the library's calendar_name writes them raw).
+    calendar.add("NAME", vText(calendar_name))
+    calendar.add("X-WR-CALNAME", vText(calendar_name))
     if programme.timezone:
         calendar.add("X-WR-TIMEZONE", programme.timezone)
     refresh = timedelta(minutes=refresh_minutes)
@@ -132,10 +135,11 @@ def render_ical(
 _END = b"END:VCALENDAR\r\n"
 
 
-# RFC 5545 folds content lines longer than 75 octets; the library folds a character at a time
-# (1.8 s of a 5,000-session feed's 4 s). An ASCII line is folded here by slicing, with the same
-# result: 74 characters a line, and an escape character ("\\" or "^") never left at a line's
-# end. Other lines are folded by the library.
+# RFC 5545 folds content lines longer than 75 octets, never inside a UTF-8 sequence; the library
+# folds a character at a time (1.8 s of a 5,000-session feed's 4 s). An ASCII line is folded here
+# by slicing, with the same result: 74 characters a line, and an escape character ("\\" or "^")
+# never left at a line's end. Other lines are folded by the library, which counts octets: a line
+# of 74 characters may hold 222 of them (CJK) or 296 (emoji), so length is measured in octets.
 _FOLD_WIDTH = 74
 
 
@@ -145,10 +149,11 @@ def to_ical_bytes(component: Component) -> bytes:
 
 
 def _folded(line: Contentline) -> bytes:
+    if not line.isascii():
+        encoded = line.encode()
+        return encoded if len(encoded) <= _FOLD_WIDTH else line.to_ical()
     if len(line) <= _FOLD_WIDTH:
         return line.encode()
-    if not line.isascii():
-        return line.to_ical()
     parts = []
     start = 0
     while len(line) - start > _FOLD_WIDTH:

@@ -5,8 +5,10 @@ Reading goes in three steps, each naming the line it stumbles on:
 
 1. Bytes to content lines. Folds are undone on the bytes, because RFC 5545 3.1 folds at
    octets and a fold may split a UTF-8 character; then each line is decoded as UTF-8, and a
-   line that is not UTF-8 (older Windows tools) is read as Windows-1252, with a warning. CRLF,
-   LF and a bare CR all end a line; bare CRs get a warning.
+   line that is not UTF-8 (older Windows tools) is read as Windows-1252, with a warning. CRLF
+   and LF end a line, and so does a bare CR in a file without LF (classic Mac OS), with a
+   warning. Elsewhere a bare CR is content, not a line end: a conference system writes
+   "\r\r\n" after each folded DESCRIPTION line, and CRs right before a line end are dropped.
 2. The structure, checked here because the `icalendar` package is lenient to the point of
    silence (a stray line or an unbalanced END is dropped without a word): a file that is not
    iCalendar, a line that is no `NAME[;PARAM=…]:value` content line, and BEGIN/END that do not
@@ -24,9 +26,13 @@ Reading goes in three steps, each naming the line it stumbles on:
 Mapping, per VEVENT:
 
 * UID is the session key, less a trailing "@{uid_domain}" when the caller names the domain
-  (confsched's own feeds then round-trip to the same keys). Without a UID the key is the slug
-  of SUMMARY and the local start. A UID seen twice (RECURRENCE-ID overrides, careless
-  exporters) keeps the first event under that key; the next get "-2", "-3" … and a warning.
+  (confsched's own feeds then round-trip to the same keys), invisible characters dropped.
+  Without a UID the key is the slug of SUMMARY and the start in the event's zone
+  (`default_timezone`, else X-WR-TIMEZONE, else the most common TZID, else UTC; see
+  `identity.derived_key`), whatever zone the time is written in. Events repeating a UID
+  (RECURRENCE-ID overrides, careless exporters) are told apart by their content, not their
+  place (`identity.unique_keys`): the first by start, room and title keeps the key, the
+  others get "-2", "-3" … and a warning.
   RRULE is not expanded: the first occurrence is read, with a warning.
 * SUMMARY is the title; a leading "Kind: " for a kind in `sched_pages.KINDS` becomes the kind
   ("Lightning Talk: X", as render_ical writes it). HTML entities are unescaped: Sched writes
@@ -46,7 +52,9 @@ Mapping, per VEVENT:
 * DTSTART/DTEND: a TZID is resolved as above (lca2020 writes TZID=Australia/Brisbane and no
   VTIMEZONE); an unknown TZID is refused. "Z" is UTC. Floating times (no TZID, no Z) are read
   in the calendar's X-WR-TIMEZONE, else in `default_timezone`, else refused. No DTEND:
-  DTSTART + DURATION, else a zero-length session (Sched has those too, as DTEND = DTSTART).
+  DTSTART + DURATION (days nominal, hours exact: PT2H lasts two real hours across a change
+  of clocks), else a zero-length session (Sched has those too, as DTEND = DTSTART).
+  A local time the clocks skip moves forward by the gap, with a warning.
   Times must fall between 0001-01-02 and 9999-12-30 (UTC), so that every time zone can show
   them; an event beyond is refused.
 * All-day events (DTSTART;VALUE=DATE) have no time to put in a grid: they are kept
@@ -88,8 +96,10 @@ from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.html_text import html_to_text as _html_to_text
+from confsched.interchange.identity import derived_key, unique_keys, visible
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched_pages import KINDS
+from confsched.interchange.zones import plus_duration, skipped_time, wall_time
 
 FORMAT_NAME = "ical"
 DESCRIPTION = "iCalendar (.ics): Sched's all.ics export, other tools' feeds, confsched's own"
@@ -132,6 +142,10 @@ SPEAKER_LABELS: dict[str, tuple[str, ...]] = {
 # RFC 5545 3.1: a name of letters, digits and dashes, then parameters or the value.
 _CONTENT_LINE = re.compile(r"^[A-Za-z0-9-]+[;:]")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
+# A line end and the space or tab that starts a continuation line (RFC 5545 3.1).
+_FOLD = re.compile(r"\r*\n[ \t]|\r[ \t]")
+# In a file with LF line ends: CRs right before one belong to it; a CR elsewhere is content.
+_LF_LINE_END = re.compile(rb"\r*\n")
 # The label, then the rest of the line: no part of it can match in two ways, so the match is
 # linear whatever the line holds.
 _SPEAKERS_LINE = re.compile(
@@ -204,11 +218,16 @@ class EventFields:
     repeats: bool = False
     attendees: list[str] = field(default_factory=list)  # names of the speaking ATTENDEEs
     line: int | None = None  # where the event begins
+    # Session fields the event says nothing about (no LOCATION, no CATEGORIES …): unknown,
+    # not empty (Session.unknown).
+    unknown: set[str] = field(default_factory=set)
 
 
 def looks_like(head: str) -> bool:
-    """True for text that starts with BEGIN:VCALENDAR, after any byte-order mark and blanks."""
-    return head.lstrip("\ufeff \t\r\n")[:15].upper() == "BEGIN:VCALENDAR"
+    """True for text that starts with BEGIN:VCALENDAR, after any byte-order mark and blanks,
+    once folded lines are joined (the reader unfolds "BEGIN:VCAL" CRLF " ENDAR" too)."""
+    start = head.lstrip("\ufeff \t\r\n")[:400]
+    return _FOLD.sub("", start)[:15].upper() == "BEGIN:VCALENDAR"
 
 
 def parse(
@@ -260,7 +279,10 @@ def _content_lines(data: bytes | str, *, source: str, warnings: list[str]) -> li
     first_number = len(_LINE_END.findall(raw, 0, len(raw) - len(body))) + 1
     unfolded: list[tuple[int, list[bytes]]] = []
     bare_cr: list[int] = []
-    for number, (physical, ending) in enumerate(_physical_lines(body), start=first_number):
+    line_end = _LF_LINE_END if b"\n" in body else _LINE_END
+    for number, (physical, ending) in enumerate(
+        _physical_lines(body, line_end), start=first_number
+    ):
         if ending == b"\r":
             bare_cr.append(number)
         if physical[:1] in (b" ", b"\t") and unfolded and unfolded[-1][1][0]:
@@ -303,10 +325,10 @@ def _content_lines(data: bytes | str, *, source: str, warnings: list[str]) -> li
     return lines
 
 
-def _physical_lines(body: bytes) -> Iterator[tuple[bytes, bytes]]:
+def _physical_lines(body: bytes, line_end: re.Pattern[bytes]) -> Iterator[tuple[bytes, bytes]]:
     """Each line of `body` with what ends it: CRLF, LF, a bare CR, or nothing at the end."""
     start = 0
-    for match in _LINE_END.finditer(body):
+    for match in line_end.finditer(body):
         yield body[start : match.start()], match[0]
         start = match.end()
     if start < len(body):
@@ -644,6 +666,18 @@ def _event_fields(
         ],
         line=component.line,
     )
+    # What the event does not say is unknown, not empty; an empty property still says "none".
+    fields.unknown = {
+        field_name
+        for field_name, names in (
+            ("room", ("LOCATION",)),
+            ("track", ("CATEGORIES",)),
+            ("abstract", ("DESCRIPTION",)),
+            ("speakers", ("DESCRIPTION", "ATTENDEE")),
+            ("affiliations", ("DESCRIPTION", "ATTENDEE")),
+        )
+        if not any(name in by_name for name in names)
+    }
     who = describe_event(fields.uid, fields.summary)
     fields.start = _time_value(by_name, "DTSTART", who=who, source=source, zones=zones)
     fields.end = _time_value(by_name, "DTEND", who=who, source=source, zones=zones)
@@ -742,6 +776,11 @@ def build_programme(
             f"{source}: X-WR-TIMEZONE ignored: {zone_problem(declared_timezone)}"
         )
     floating = declared or default
+    common = Counter(
+        event.start.tzid
+        for event in events
+        if event.start is not None and event.start.tzid and _iana(event.start.tzid)
+    )
     reader = _EventReader(
         source=source,
         floating=floating,
@@ -750,22 +789,21 @@ def build_programme(
         uid_domain=uid_domain,
         location=location,
         programme=programme,
+        # The event's zone for keys made from times (identity.derived_key).
+        key_zone=default or declared or (_iana(common.most_common(1)[0][0]) if common else None),
     )
     for event in events:
         reader.read(event)
-    programme.sessions = list(reader.sessions.values())
+    programme.sessions = unique_keys(
+        [session for session, _ in reader.sessions], on_repeat=reader.repeated
+    )
     programme.speakers = list(reader.speakers.values())
     if declared is not None:
         programme.timezone = declared_timezone
         programme.notes.append(f"{source}: time zone {declared_timezone} from X-WR-TIMEZONE")
     else:
-        zones = Counter(
-            event.start.tzid
-            for event in events
-            if event.start is not None and event.start.tzid and _iana(event.start.tzid)
-        )
-        if zones:
-            programme.timezone = zones.most_common(1)[0][0]
+        if common:
+            programme.timezone = common.most_common(1)[0][0]
             programme.notes.append(
                 f"{source}: time zone {programme.timezone}, the most common TZID of the events"
             )
@@ -793,12 +831,11 @@ class _EventReader:
     uid_domain: str
     location: str
     programme: Programme
-    sessions: dict[str, Session] = field(default_factory=dict)
+    key_zone: tzinfo | None = None
+    sessions: list[tuple[Session, EventFields]] = field(default_factory=list)
     speakers: dict[str, Speaker] = field(default_factory=dict)
-    # For a key seen before: the next number to try as its suffix, so that the n-th copy of
-    # one UID costs one look-up rather than n.
-    next_suffix: dict[str, int] = field(default_factory=dict)
     used_floating: bool = False
+    events_by_session: dict[int, EventFields] = field(default_factory=dict)  # for warnings
 
     def read(self, event: EventFields) -> None:
         who = describe_event(event.uid, event.summary)
@@ -813,14 +850,15 @@ class _EventReader:
         key = self._key(event, summary or title, starts_at or all_day)
         billed, abstract = split_description(event.description, base_url=event.url)
         billed += [(attendee, "") for attendee in event.attendees]
-        links: list[SessionSpeaker] = []
+        links: dict[str, SessionSpeaker] = {}  # by key: one look-up per name, not one per pair
         for speaker_name, affiliation in billed:
             speaker = Speaker(key=slugify(speaker_name), name=speaker_name, company=affiliation)
             known = self.speakers.setdefault(speaker.key, speaker)
             if not known.company and affiliation:
                 self.speakers[speaker.key] = Speaker(known.key, known.name, company=affiliation)
-            if all(link.speaker_key != speaker.key for link in links):
-                links.append(SessionSpeaker(speaker_key=speaker.key, affiliation=affiliation))
+            links.setdefault(
+                speaker.key, SessionSpeaker(speaker_key=speaker.key, affiliation=affiliation)
+            )
         review_note = ""
         if all_day is not None:
             first, last = all_day
@@ -834,7 +872,7 @@ class _EventReader:
                 f"{self._where(event)}: {who} repeats (RRULE/RDATE); only its first occurrence "
                 "is read"
             )
-        self.sessions[key] = Session(
+        session = Session(
             key=key,
             title=title,
             kind=kind,
@@ -843,11 +881,13 @@ class _EventReader:
             ends_at=ends_at,
             room=self._room(html.unescape(event.location)),
             track=next((name.strip() for name in event.categories if name.strip()), ""),
-            speakers=tuple(links),
+            speakers=tuple(links.values()),
             is_cancelled=event.status == "CANCELLED",
             needs_review=bool(review_note),
             review_note=review_note,
+            unknown=frozenset(event.unknown),
         )
+        self.sessions.append((session, event))
 
     def _where(self, event: EventFields) -> str:
         return f"{self.source}, line {event.line}" if event.line else self.source
@@ -855,30 +895,27 @@ class _EventReader:
     def _key(
         self, event: EventFields, summary: str, when: datetime | tuple[date, date] | None
     ) -> str:
-        key = event.uid
+        """The UID (less our own domain), else the key `identity.derived_key` makes; keys
+        repeated in the file are told apart by `identity.unique_keys` once all are read."""
+        key = visible(event.uid)
         suffix = f"@{self.uid_domain}"
         if self.uid_domain and key.endswith(suffix) and len(key) > len(suffix):
             key = key.removesuffix(suffix)
         if not key:
-            stamp = (
-                when.strftime("%Y-%m-%d %H%M")
-                if isinstance(when, datetime)
-                else when[0].isoformat()
-                if when
-                else ""
+            key = derived_key(
+                summary, when[0] if isinstance(when, tuple) else when, zone=self.key_zone
             )
-            key = slugify(f"{summary} {stamp}", max_length=120)
-        if key in self.sessions:
-            number = self.next_suffix.get(key, 2)
-            while f"{key}-{number}" in self.sessions:  # a UID that is itself "{key}-2"
-                number += 1
-            self.next_suffix[key] = number + 1
-            self.programme.warnings.append(
-                f"{self._where(event)}: {describe_event(event.uid, event.summary)} repeats the "
-                f"identity of an earlier event; kept as {key}-{number}"
-            )
-            key = f"{key}-{number}"
         return key
+
+    def repeated(self, session: Session, key: str) -> None:
+        """Warn about an event kept under another key: it repeats another event's identity."""
+        if len(self.events_by_session) != len(self.sessions):
+            self.events_by_session = {id(kept): event for kept, event in self.sessions}
+        event = self.events_by_session[id(session)]
+        self.programme.warnings.append(
+            f"{self._where(event)}: {describe_event(event.uid, event.summary)} repeats the "
+            f"identity of another event; kept as {key}"
+        )
 
     def _room(self, written: str) -> str:
         room = written.strip().rstrip(",").strip()  # Sched: "Venue, " with no address
@@ -930,7 +967,13 @@ class _EventReader:
                 )
             ends_at = self._aware(event.end, who)
         elif event.duration is not None:
-            ends_at = starts_at + event.duration
+            # RFC 5545 3.3.6: days and weeks are nominal (the same wall-clock time), hours,
+            # minutes and seconds exact: PT2H from 01:30 on the night clocks change lasts two
+            # real hours.
+            ends_at = plus_duration(
+                starts_at + timedelta(days=event.duration.days),
+                event.duration - timedelta(days=event.duration.days),
+            )
         else:
             ends_at = starts_at
         if ends_at < starts_at:
@@ -958,6 +1001,22 @@ class _EventReader:
         )
 
     def _aware(self, time_value: TimeValue, who: str) -> datetime:
+        """The time as an instant; a local time the clocks skip moves forward, with a warning."""
+        value = self._zoned(time_value, who)
+        zone = value.tzinfo
+        assert zone is not None  # _zoned makes every time aware
+        moved, skipped = wall_time(value.replace(tzinfo=None), zone)
+        if skipped:
+            where = (
+                f"{self.source}, line {time_value.line}:" if time_value.line else f"{self.source}:"
+            )
+            self.programme.warnings.append(
+                skipped_time(f"{where} {who}:", time_value.text, zone, moved)
+            )
+            return moved
+        return value
+
+    def _zoned(self, time_value: TimeValue, who: str) -> datetime:
         value = time_value.value
         assert isinstance(value, datetime)  # only date-times get here
         if value.utcoffset() is not None:

@@ -65,6 +65,11 @@ class Session:
     is_cancelled: bool = False
     needs_review: bool = False
     review_note: str = ""
+    # Fields the source says nothing about for this session although its format can (a Sched
+    # listing filtered by type shows no level; a frab event without a <track> element): "not in
+    # this file" is unknown, not empty, and a re-import leaves them as they are. Names as in
+    # Programme.carries.
+    unknown: frozenset[str] = field(default=frozenset(), compare=False)
     # Set by snapshot() from the database, for writers (iCalendar SEQUENCE and LAST-MODIFIED);
     # parsers leave them alone and comparisons ignore them.
     sequence: int = field(default=0, compare=False)

@@ -51,6 +51,8 @@ from confsched.interchange.programme import (
 
 FORMAT_NAME = "sched-pages"
 CARRIES = EVERY_FIELD - {"links"}
+# What a listing entry may or may not show, depending on the page's filter.
+_ENTRY_FACTS = frozenset({"room", "track", "level", "has_slides"})
 
 MONTHS = {
     name: number
@@ -152,6 +154,8 @@ class _Entry:
     track: str = ""
     level: str = ""
     has_slides: bool = False
+    # "• Slides Attached" with a value: a listing may show the bullet empty (unknown).
+    is_slides_shown: bool = False
     facets: dict[str, str] = field(default_factory=dict)
 
 
@@ -413,6 +417,7 @@ def _read_entry_footer(page: _Page, start: int, entry: _Entry) -> None:
                 entry.level = text.removeprefix("Audience Level ").strip()
             elif text.startswith("Slides Attached "):
                 entry.has_slides = text.removeprefix("Slides Attached ").strip().casefold() == "yes"
+                entry.is_slides_shown = True
         else:
             entry.track = text
         index += 1
@@ -654,6 +659,12 @@ def _entry_to_session(entry: _Entry, warnings: list[str]) -> tuple[Session, list
         has_slides=entry.has_slides,
         speakers=tuple(links),
     )
+    # A listing shows only some facets of an entry (the one it is filtered by, and not always
+    # the type or level): what it does not show is unknown, not empty.
+    shown = {facet for facet in ("room", "track", "level") if getattr(session, facet)}
+    if entry.is_slides_shown:
+        shown.add("has_slides")
+    session = replace(session, unknown=frozenset(_ENTRY_FACTS - shown))
     for facet in ("track", "level", "room"):
         stated, implied = getattr(session, facet), facets.get(facet, "")
         if implied and stated != implied:
@@ -687,6 +698,8 @@ def _merge_session(old: Session, new: Session, entry: _Entry, warnings: list[str
                 f"one page and {second!r} on another; kept {first!r}"
             )
         merged[facet] = first or second
+    # What one page shows of it is known, whatever the other pages left out.
+    merged["unknown"] = old.unknown & new.unknown
     if (old.starts_at, old.ends_at) != (new.starts_at, new.ends_at):
         warnings.append(
             f"{entry.source}, line {entry.line}: {old.title!r} has another time on an earlier "

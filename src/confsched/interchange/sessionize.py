@@ -65,7 +65,12 @@ Errors name the JSON path of the value at fault ("sessions[12].startsAt",
 "[0].rooms[1].sessions[3].speakers[0]").
 
 Identity: a session's key is its Sessionize id as a string; a speaker's key is their
-Sessionize id. Text: descriptions and bios are plain text in Sessionize (no HTML, no
+Sessionize id (invisible characters, such as a zero-width space, dropped from both).
+A session with no item of a category that gives a facet (track, format, level, language), or
+without a `description`, `speakers` or `roomId` key, says nothing about that field: it is
+unknown for the session (`Session.unknown`), not empty; a null says "none".
+
+Text: descriptions and bios are plain text in Sessionize (no HTML, no
 Markdown rendering), kept as written with CRLF turned into LF and the ends trimmed.
 """
 
@@ -80,7 +85,9 @@ from confsched.core.errors import ParseError
 from confsched.core.text import fold
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_json
+from confsched.interchange.identity import visible
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
+from confsched.interchange.zones import skipped_time, wall_time
 
 FORMAT_NAME = "sessionize-json"
 DESCRIPTION = (
@@ -121,6 +128,8 @@ _FACET_WORDS = _vocabulary(
 )
 _TITLE_WORD = re.compile(r"[^\W_]+")
 _FACET_ORDER = ("kind", "track", "level", "language")
+# Session fields and the key of a session that carries each (null says "none"; absent, nothing).
+_SESSION_KEYS = {"abstract": "description", "speakers": "speakers", "room": "roomId"}
 
 _CANCELLED_STATUSES = {"declined", "cancelled", "canceled"}
 
@@ -439,11 +448,13 @@ def _text(value: object, path: str, source: str) -> str:
 
 
 def _id(value: object, path: str, source: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+    """An id as a key, invisible characters (a zero-width space pasted with it) dropped."""
+    key = visible(str(value)) if isinstance(value, str | int) else ""
+    if isinstance(value, bool) or not key:
         raise ParseError(
             f"{path} is {_kind_of(value)}; expected an id (a string or a number)", source=source
         )
-    return str(value)
+    return key
 
 
 def _sort_key(item: dict[str, Any], index: int) -> tuple[int, int]:
@@ -663,16 +674,11 @@ def _localise(
     """A naive time as local time in `zone`; one the clocks skip moves forward by the gap."""
     if value is None or value.tzinfo is not None:
         return value
-    local = value.replace(tzinfo=zone)
-    _check_range(local, path, written, source)
-    moved = local.astimezone(UTC).astimezone(zone)
-    if moved.replace(tzinfo=None) != value:
-        warnings.append(
-            f"{source}: {path} {value.isoformat()!r} does not exist in {zone} (the clocks skip "
-            f"it); read as {moved:%H:%M}"
-        )
-        return moved
-    return local
+    _check_range(value.replace(tzinfo=zone), path, written, source)
+    moved, skipped = wall_time(value, zone)
+    if skipped:
+        warnings.append(skipped_time(f"{source}: {path}", value.isoformat(), zone, moved))
+    return moved
 
 
 def _session(
@@ -718,7 +724,7 @@ def _session(
             )
         room = rooms[room_id]
 
-    links: list[SessionSpeaker] = []
+    links: dict[str, SessionSpeaker] = {}  # by key: one look-up per speaker, not one per pair
     raw_speakers = _list(raw.get("speakers"), f"{path}.speakers", source, "a list of speaker ids")
     for number, item in enumerate(raw_speakers):
         # view/All lists ids; view/Sessions objects with an id: accept both.
@@ -730,13 +736,17 @@ def _session(
                 "defines",
                 source=source,
             )
-        if all(link.speaker_key != speaker_key for link in links):
-            links.append(SessionSpeaker(speaker_key=speaker_key))
+        links.setdefault(speaker_key, SessionSpeaker(speaker_key=speaker_key))
 
     values = _facet_values(entry, source=source, title=title, facets=facets, warnings=warnings)
     kind = values.get("kind", "")
     if not kind and raw.get("isServiceSession") is True:
         kind = SERVICE_KIND
+        values["kind"] = kind
+    # A session with no item of a category says nothing of that facet; a missing key nothing
+    # of its field: unknown, not empty (Session.unknown).
+    unknown = {facet for facet in _FACET_ORDER if facet not in values}
+    unknown |= {name for name, key in _SESSION_KEYS.items() if key not in raw}
 
     is_cancelled, needs_review, notes = False, False, []
     if starts_at is None:
@@ -760,10 +770,11 @@ def _session(
         track=values.get("track", ""),
         level=values.get("level", ""),
         language=values.get("language", ""),
-        speakers=tuple(links),
+        speakers=tuple(links.values()),
         is_cancelled=is_cancelled,
         needs_review=needs_review,
         review_note=" ".join(notes),
+        unknown=frozenset(unknown),
     )
 
 

@@ -130,3 +130,49 @@ def guess_zone(programme: Programme) -> ZoneGuess:
     return ZoneGuess(
         "", f"{len(candidates)} zones have the offsets {shown} at the times written ({listed})"
     )
+
+
+# --- local times and durations, as every reader reads them ---------------------------------
+
+
+def wall_time(naive: datetime, zone: tzinfo) -> tuple[datetime, bool]:
+    """A naive wall-clock time read in `zone`, and whether the clocks skip it.
+
+    A time in a spring-forward gap (02:30 in Paris on 2026-03-29) names no instant; it is moved
+    forward by the gap (03:30), the instant a clock that forgot to change would show. A time
+    that occurs twice (autumn) is its first occurrence.
+    """
+    local = naive.replace(tzinfo=zone)
+    # A wall time the clocks skip does not survive a trip through UTC; the trip moves it
+    # forward by the gap, a real instant (astimezone to the same zone would not).
+    try:
+        moved = local.astimezone(UTC).astimezone(zone)
+    except OverflowError:  # at the ends of the calendar; the readers' range checks refuse it
+        return local, False
+    if moved.replace(tzinfo=None) != naive.replace(tzinfo=None):
+        return moved, True
+    return local, False
+
+
+def skipped_time(where: str, written: object, zone: tzinfo, moved: datetime) -> str:
+    """The warning for a time the clocks skip: where it is, as written, and how it was read."""
+    return (
+        f"{where} {written!r} does not exist in {zone} (the clocks skip it); read as {moved:%H:%M}"
+    )
+
+
+def plus_duration(start: datetime, length: timedelta) -> datetime:
+    """The end of something lasting `length` from `start`, in absolute time.
+
+    Adding to the wall clock would make a two-hour talk that starts at 01:30 on the night
+    clocks spring forward last one real hour (and three in autumn). The result is shown in
+    `start`'s zone. OverflowError past the years datetime holds, as for `+`.
+    """
+    zone = start.tzinfo
+    assert zone is not None  # readers make every time aware before adding to it
+    end = (start.astimezone(UTC) + length).astimezone(zone)
+    if end.replace(tzinfo=None) < start.replace(tzinfo=None):
+        # Python compares times of one zone by their wall clocks: 02:15 after the clocks fall
+        # back would "end before" a 02:45 start. In UTC it is the same instant, compared right.
+        return end.astimezone(UTC)
+    return end

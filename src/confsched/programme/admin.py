@@ -81,7 +81,7 @@ def _only_event() -> Event | None:
 class EventAdmin(admin.ModelAdmin):
     # The sync URL: a bare host name means https, as for speakers' pictures.
     formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
-    list_display = ("name", "slug", "timezone", "start_date", "end_date")
+    list_display = ("name", "slug", "timezone", "start_date", "end_date", "insight_link")
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name", "slug")
 
@@ -101,6 +101,13 @@ class EventAdmin(admin.ModelAdmin):
                 reverse("web:embed", kwargs={"event": event.slug})
             )
         return event
+
+    @admin.display(description="Insight")
+    def insight_link(self, event: Event) -> str:
+        # Where the stars say which rooms will be full: linked from the admin, staff only.
+        return format_html(
+            '<a href="{}">Stars and rooms</a>', reverse("web:insight", args=[event.slug])
+        )
 
     @admin.display(description="Embed snippet")
     def embed_snippet(self, event: Event) -> str:
@@ -159,8 +166,9 @@ class SessionLinkInline(admin.TabularInline):
 
 @admin.register(Session)
 class SessionAdmin(TouchesEvent):
+    # Stars beside the title: at 1280 px a long title pushed the last columns off-screen.
     list_display = (
-        "title", "kind", "starts", "room", "track", "level", "star_count", "needs_review",
+        "title", "star_count", "starts", "room", "kind", "track", "level", "needs_review",
     )  # fmt: skip
     list_filter = ("event", "needs_review", "track", "level", "room", "has_slides")
     list_select_related = ("event", "room", "track", "level")

@@ -69,6 +69,10 @@ class ImportForm(forms.Form):
         required=False,
         label="The files hold part of the programme: do not cancel sessions they lack",
     )
+    new_keys = forms.BooleanField(
+        required=False,
+        label="Accept new keys for sessions the event has (their stars stay on the old ones)",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -91,8 +95,9 @@ def import_view(request: HttpRequest, object_id: str, *, model_admin: Any) -> Ht
     if not form.is_valid():
         return _page(request, event, model_admin=model_admin, form=form, status=400)
     options = ImportOptions(
-        format_name=form.cleaned_data["format"], is_partial=form.cleaned_data["partial"]
-    )
+        format_name=form.cleaned_data["format"], is_partial=form.cleaned_data["partial"],
+        accept_new_keys=form.cleaned_data["new_keys"],
+    )  # fmt: skip
     try:
         files = _files(form)
         report = import_files(event, files, options=options, is_dry_run=True)
@@ -143,6 +148,7 @@ def _keep(
         "event_updated_at": event.updated_at.isoformat(),
         "format": options.format_name,
         "partial": options.is_partial,
+        "new_keys": options.accept_new_keys,
     }
     request.session[SESSION_KEY] = kept
     return token
@@ -177,7 +183,10 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
             "the import would not do what the preview showed: nothing was imported; preview "
             "again.",
         )  # fmt: skip
-    options = ImportOptions(format_name=kept["format"], is_partial=kept["partial"])
+    options = ImportOptions(
+        format_name=kept["format"], is_partial=kept["partial"],
+        accept_new_keys=kept.get("new_keys", False),
+    )  # fmt: skip
     try:
         report = import_files(event, files, options=options)
     except ConfschedError as exc:

@@ -70,10 +70,25 @@ def describe_changes(
         now = ", ".join(after["speakers"]) or "none"
         was = ", ".join(before["speakers"]) or "none"
         changes.append((SPEAKERS, f"speakers now {now} (were {was})"))
-    details = [label for key, label in DETAIL_LABELS.items() if before[key] != after[key]]
+    details = [
+        _detail(label, before[key], after[key])
+        for key, label in DETAIL_LABELS.items()
+        if before[key] != after[key]
+    ]
     if details:
-        changes.append((DETAILS, f"{', '.join(details)} changed"))
+        changes.append((DETAILS, "; ".join(details)))
     return changes
+
+
+def _detail(label: str, was: Any, now: Any) -> str:
+    """'type changed from Keynote to Talk', 'audience level set to Any', 'slides attached'."""
+    if isinstance(now, bool):
+        return f"{label} {'attached' if now else 'removed'}"
+    if not was:
+        return f"{label} set to {now}"
+    if not now:
+        return f"{label} {was} removed"
+    return f"{label} changed from {was} to {now}"
 
 
 # A name a URL's last path segment may show: a file name, without a run of letters and digits

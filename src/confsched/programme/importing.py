@@ -32,6 +32,8 @@ class ImportOptions:
 
     format_name: str = ""
     is_partial: bool = False
+    # The file gives sessions the event has other keys, and that is meant (see load_programme).
+    accept_new_keys: bool = False
 
 
 class _DryRun(Exception):  # noqa: N818 - a signal to roll back, not an error
@@ -61,8 +63,9 @@ def import_files(
     try:
         with transaction.atomic():
             report = load_programme(
-                event, programme, source=source, is_complete=not options.is_partial
-            )
+                event, programme, source=source, is_complete=not options.is_partial,
+                accept_new_keys=options.accept_new_keys,
+            )  # fmt: skip
             Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
             if is_dry_run:
                 raise _DryRun

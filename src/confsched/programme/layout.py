@@ -43,9 +43,13 @@ def days_and_slots(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[Day]:
 
 
 # The grid draws time to scale in steps of this many minutes: a row is at least one step tall,
-# so a one-minute changeover is not a sliver, and rows no session runs in fold to one step.
+# so a one-minute changeover is not a sliver; a break as long as its time, like any row.
 GRID_STEP_MINUTES = 5
 GRID_MOST_STEPS = 36  # three hours; the page's stylesheet has a height for each step count
+# A cell is at least this many steps tall, enough for a title on two lines, a line of facts
+# and the speakers: a five-minute lightning talk gets that room; its row grows, and with it
+# the cells beside it.
+GRID_CELL_MIN_STEPS = 4
 
 
 @dataclass
@@ -64,17 +68,20 @@ class GridRow:
     ends_at: datetime
     # Per column: a Cell starting here, None for an empty slot, COVERED under a longer cell.
     cells: list[Cell | None] = field(default_factory=list)
+    anchor: str = ""  # its id on the page, unique on the page (GridDay.row_anchor)
+
+    # The row's height in grid steps: its length to scale (at least one step, at most the cap),
+    # grown where a short cell needs the room to show its title and speakers.
+    steps: int = 1
 
     @property
     def is_break(self) -> bool:
-        """No session runs in any room: drawn one step tall whatever its length."""
+        """No session runs in any room."""
         return all(cell is None for cell in self.cells)
 
     @property
-    def steps(self) -> int:
-        """The row's height in grid steps: its length to scale, at least one, at most the cap."""
-        if self.is_break:
-            return 1
+    def natural_steps(self) -> int:
+        """The row's length to scale, in steps: at least one, at most the cap."""
         minutes = (self.ends_at - self.starts_at).total_seconds() / 60
         return max(1, min(GRID_MOST_STEPS, round(minutes / GRID_STEP_MINUTES)))
 
@@ -84,6 +91,14 @@ class GridDay:
     day: date
     columns: list[str]
     rows: list[GridRow]
+
+    def row_anchor(self, row: GridRow) -> str:
+        """The row's id on the page: `slot-YYYYMMDD-HHMM` of its start, prefixed with this
+        table's day for a row past midnight, which the next day's table may start too."""
+        start = row.starts_at.strftime("%Y%m%d-%H%M")
+        if row.starts_at.date() == self.day:
+            return f"slot-{start}"
+        return f"slot-{self.day:%Y%m%d}-{start}"
 
 
 def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
@@ -129,11 +144,21 @@ def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
                 else (None if occupied[column][index] is None else COVERED)
                 for column in range(len(columns))
             ]
+        for row in rows:
+            row.steps = row.natural_steps
+        for (_, first), cell in sorted(starts.items(), key=lambda item: item[0][1]):
+            spanned = rows[first : first + cell.row_span]
+            short = GRID_CELL_MIN_STEPS - sum(row.steps for row in spanned)
+            if short > 0:
+                spanned[-1].steps = min(GRID_MOST_STEPS, spanned[-1].steps + short)
         for (_, first), cell in starts.items():
             cell.steps = min(
                 GRID_MOST_STEPS, sum(row.steps for row in rows[first : first + cell.row_span])
             )
-        result.append(GridDay(day=day.day, columns=columns, rows=rows))
+        grid_day = GridDay(day=day.day, columns=columns, rows=rows)
+        for row in rows:
+            row.anchor = grid_day.row_anchor(row)
+        result.append(grid_day)
     return result
 
 

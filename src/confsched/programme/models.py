@@ -248,6 +248,9 @@ class Session(models.Model):
     speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions")
     # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
     sequence = models.PositiveIntegerField(default=0, editable=False)
+    # The start it had when attendees first saw it (published): a session moved since is
+    # "rescheduled" (schema.org's previousStartDate). Set once, by imports and admin edits.
+    first_starts_at = models.DateTimeField(null=True, blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = SessionQuerySet.as_manager()
@@ -274,6 +277,13 @@ class Session(models.Model):
     def is_published(self) -> bool:
         """What attendees see; the row's own form of SessionQuerySet.published()."""
         return self.starts_at is not None and not self.needs_review
+
+    def note_first_start(self) -> bool:
+        """Keep the start it is published with, if it is the first; whether it was."""
+        if self.first_starts_at is None and self.is_published:
+            self.first_starts_at = self.starts_at
+            return True
+        return False
 
     @property
     def full_title(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from django.db.models import F, Prefetch, Q, QuerySet
 
@@ -50,16 +51,19 @@ def events_listed() -> list[Event]:
 
 
 def published_sessions(
-    event: Event, *, with_links: bool = False, with_texts: bool = True
-) -> list[Session]:
+    event: Event, *, with_links: bool = False, with_texts: bool = True,
+    starting: tuple[datetime, datetime] | None = None,
+) -> list[Session]:  # fmt: skip
     """Every session attendees may see, in time order, with room, track, level and speakers
-    (and their links when asked; without abstracts and bios when told)."""
-    rows = _with_details(
-        Session.objects.filter(event=event).published(),
-        with_links=with_links,
-        with_texts=with_texts,
-    ).order_by("starts_at", "room__position", "room__name", "title")
-    return _attach(_with_speaker_events(list(rows), event), event)
+    (and their links when asked; without abstracts and bios when told; only those starting in
+    [from, to) when `starting` is given)."""
+    rows = Session.objects.filter(event=event).published()
+    if starting is not None:
+        rows = rows.filter(starts_at__gte=starting[0], starts_at__lt=starting[1])
+    ordered = _with_details(rows, with_links=with_links, with_texts=with_texts).order_by(
+        "starts_at", "room__position", "room__name", "title"
+    )
+    return _attach(_with_speaker_events(list(ordered), event), event)
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

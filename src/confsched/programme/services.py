@@ -15,10 +15,10 @@ from itertools import count
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
 from confsched.core.errors import InvalidEventError, InvalidProgrammeError
-from confsched.core.text import slugify
+from confsched.core.text import fold, slugify
 from confsched.core.timezones import format_offset, get_zone
 from confsched.interchange import programme as pm
 from confsched.programme.changes import DETAILS, describe_changes
@@ -171,8 +171,8 @@ def _describe(
     if before["links"] == after["links"]:
         return found
     for index, (kind, words) in enumerate(found):
-        if kind == DETAILS:  # "kind, slides changed" -> "kind, slides, links changed"
-            found[index] = (kind, words.removesuffix(" changed") + ", links changed")
+        if kind == DETAILS:  # "slides attached" -> "slides attached; links changed"
+            found[index] = (kind, words + "; links changed")
             return found
     return [*found, (DETAILS, "links changed")]
 
@@ -225,6 +225,14 @@ _WEB_ADDRESS = re.compile(r"https?://[^\s/]", re.IGNORECASE)
 # C0 controls other than tab, line feed and carriage return: PostgreSQL refuses NUL in text, XML
 # refuses them all. Lone surrogates (from JSON "\\ud800") cannot be written as UTF-8.
 _UNWRITABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+# Characters that show nothing but make equal names differ: a second byte-order mark, a zero-width
+# space pasted before a speaker's name, a word joiner. Removed from keys and one-line texts; at
+# the ends of abstracts and bios.
+_INVISIBLE = "\ufeff\u200b\u2060\u180e"
+_INVISIBLES = re.compile(f"[{_INVISIBLE}]")
+# A title, name or facet is one line: a break in it (CSV cells may hold them) ends mail subjects
+# and calendar summaries early, or breaks them.
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n\u2028\u2029\x85]+[ \t]*")
 
 
 def _limit(model: type[models.Model], name: str) -> int | None:
@@ -236,13 +244,24 @@ class _Cleaner:
     """Fits one programme's texts to the database, counting what it had to change."""
 
     replaced: Counter[str] = field(default_factory=Counter)
+    joined: Counter[str] = field(default_factory=Counter)
     shortened: dict[str, str] = field(default_factory=dict)  # "what" -> first example
     dropped: dict[str, str] = field(default_factory=dict)  # "what" -> first example
 
-    def text(self, value: str, *, what: str, max_length: int | None = None) -> str:
+    def text(
+        self, value: str, *, what: str, max_length: int | None = None, is_line: bool = True
+    ) -> str:
+        """`value` fit for its column: one line unless `is_line` is False (abstracts, bios)."""
         cleaned = _UNWRITABLE.sub("\ufffd", value)
         if cleaned != value:
             self.replaced[what] += 1
+        if is_line:
+            cleaned = _INVISIBLES.sub("", cleaned)
+            if (one_line := _LINE_BREAKS.sub(" ", cleaned)) != cleaned:
+                self.joined[what] += 1
+                cleaned = one_line.strip()
+        else:
+            cleaned = cleaned.strip(_INVISIBLE)
         if max_length is not None and len(cleaned) > max_length:
             self.shortened.setdefault(what, cleaned[:40])
             cleaned = cleaned[: max_length - 1].rstrip() + "…"
@@ -252,6 +271,10 @@ class _Cleaner:
         found = [
             f"{count} {what} held control characters or broken Unicode, replaced by �"
             for what, count in sorted(self.replaced.items())
+        ]
+        found += [
+            f"{count} {what} held line breaks, joined into one line"
+            for what, count in sorted(self.joined.items())
         ]
         found += [
             f"a {what} was longer than the database keeps and was shortened (e.g. “{start}…”)"
@@ -308,6 +331,25 @@ def _is_web_address(url: str) -> bool:
     return True
 
 
+def _once_each(links: list[pm.SessionSpeaker], clean: _Cleaner) -> tuple[pm.SessionSpeaker, ...]:
+    """A session's speakers, each once (the first mention): two spellings of one name that
+    differ only by an invisible character are one person."""
+    kept: dict[str, pm.SessionSpeaker] = {}
+    for link in links:
+        if link.speaker_key in kept:
+            clean.dropped.setdefault("second mention of a speaker on one session", link.speaker_key)
+        kept.setdefault(link.speaker_key, link)
+    return tuple(kept.values())
+
+
+def _first_of_each_key(speakers: list[pm.Speaker]) -> list[pm.Speaker]:
+    """One person per key, as the file first gives them (keys may meet once cleaned)."""
+    kept: dict[str, pm.Speaker] = {}
+    for person in speakers:
+        kept.setdefault(person.key, person)
+    return list(kept.values())
+
+
 def validate_programme(programme: pm.Programme) -> pm.Programme:
     """The programme made fit for the database, or InvalidProgrammeError naming the session.
 
@@ -338,7 +380,7 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
                 person,
                 key=clean.text(person.key, what="speaker key"),
                 avatar_url=avatar,
-                bio=clean.text(person.bio, what="speaker bio"),
+                bio=clean.text(person.bio, what="speaker bio", is_line=False),
                 **{
                     name: clean.text(
                         getattr(person, name),
@@ -360,25 +402,28 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
                 language=clean.text(
                     session.language, what="language", max_length=_limit(Session, "language")
                 ),
-                abstract=clean.text(session.abstract, what="abstract"),
-                review_note=clean.text(session.review_note, what="review note"),
+                abstract=clean.text(session.abstract, what="abstract", is_line=False),
+                review_note=clean.text(session.review_note, what="review note", is_line=False),
                 room=facet(session.room, "room name"),
                 track=facet(session.track, "track name"),
                 level=facet(session.level, "level name"),
                 starts_at=_checked_time(session.starts_at, session=session.key, name="start"),
                 ends_at=_checked_time(session.ends_at, session=session.key, name="end"),
                 links=_checked_links(session.links, clean),
-                speakers=tuple(
-                    replace(
-                        link,
-                        speaker_key=clean.text(link.speaker_key, what="speaker key"),
-                        affiliation=clean.text(
-                            link.affiliation,
-                            what="affiliation",
-                            max_length=_limit(SessionSpeaker, "affiliation"),
-                        ),  # fmt: skip
-                    )
-                    for link in session.speakers
+                speakers=_once_each(
+                    [
+                        replace(
+                            link,
+                            speaker_key=clean.text(link.speaker_key, what="speaker key"),
+                            affiliation=clean.text(
+                                link.affiliation,
+                                what="affiliation",
+                                max_length=_limit(SessionSpeaker, "affiliation"),
+                            ),  # fmt: skip
+                        )
+                        for link in session.speakers
+                    ],
+                    clean,
                 ),
             )
         )
@@ -390,7 +435,7 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
         ),
         rooms=[facet(room, "room name") for room in programme.rooms],
         sessions=sessions,
-        speakers=speakers,
+        speakers=_first_of_each_key(speakers),
     )
     cleaned.warnings = [*programme.warnings, *clean.warnings()]
     return cleaned
@@ -436,6 +481,70 @@ def _own_keys(event: Event, programme: pm.Programme) -> pm.Programme:
     )
 
 
+# A file that names the sessions an event has under other keys (a CSV saved without its `key`
+# column, a feed whose UIDs changed) would add them again and cancel the ones attendees starred.
+# From this many such sessions on, the import is refused unless the organizer accepts new keys.
+REKEYED_LIMIT = 3
+
+
+def _refuse_new_identities(programme: pm.Programme, *, stored: dict[str, Session]) -> None:
+    """InvalidProgrammeError when new keys of the file name sessions the event has live under
+    keys the file lacks (same title and start): an identity scheme that changed, not new talks.
+    `stored` is the event's sessions by key."""
+    incoming = {session.key for session in programme.sessions}
+    live_absent: dict[tuple[str, datetime], str] = {}
+    for key, row in stored.items():
+        if key not in incoming and row.starts_at and row.is_published and not row.is_cancelled:
+            live_absent.setdefault((fold(row.title), row.starts_at), key)
+    rekeyed = [
+        (live_absent[fact], session.key)
+        for session in programme.sessions
+        if session.key not in stored and session.starts_at
+        and (fact := (fold(session.title), session.starts_at)) in live_absent
+    ]  # fmt: skip
+    if len(rekeyed) >= REKEYED_LIMIT:
+        was, now = rekeyed[0]
+        raise InvalidProgrammeError(
+            f"{len(rekeyed)} sessions of this file are sessions the event has under other keys "
+            f"(e.g. {was!r} is now {now!r}): the file identifies sessions differently from the "
+            "imports before it (a CSV without its `key` column? changed guids or UIDs?). "
+            "Importing it would add them again and leave attendees' stars on cancelled copies; "
+            "nothing was imported. Restore the keys, or accept the new ones (confsched import "
+            "--accept-new-keys, or the admin import page's checkbox)"
+        )
+
+
+# How long an import waits for another import of the same event on SQLite (PostgreSQL waits
+# as long as the other holds its lock).
+SQLITE_IMPORT_WAIT_MS = 300_000
+
+
+def lock_imports(slug: str) -> None:
+    """Hold the event's import lock until the transaction ends: imports of one event (and the
+    creation of a new one) run one after the other, each applied to what the last one left.
+
+    PostgreSQL: a transaction-scoped advisory lock keyed by the slug. SQLite: the database's
+    one write lock, taken now by a write rather than at the first write after reading (where
+    WAL would refuse a transaction whose reads another writer made stale).
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_imports needs a transaction to hold the lock")
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            digest = hashlib.sha256(f"confsched import {slug}".encode()).digest()
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+            )
+        elif connection.vendor == "sqlite":
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_IMPORT_WAIT_MS}")
+            try:
+                table = connection.ops.quote_name(Event._meta.db_table)
+                # A write that changes nothing: the lock, whether or not the event exists.
+                cursor.execute(f"UPDATE {table} SET slug = slug WHERE slug = %s", [slug])  # noqa: S608 - our own table name
+            finally:
+                cursor.execute("PRAGMA busy_timeout = 5000")
+
+
 @transaction.atomic
 def load_programme(
     event: Event,
@@ -444,6 +553,7 @@ def load_programme(
     source: str = "",
     is_complete: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    accept_new_keys: bool = False,
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -451,8 +561,12 @@ def load_programme(
     programme is complete, a stored session it no longer holds is marked cancelled, never
     deleted, so that attendees' stars keep pointing at it. Any change makes a new
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
-    none.
+    none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
+    (see _refuse_new_identities).
     """
+    lock_imports(event.slug)
+    # What an import that held the lock before this one left, not what the caller read.
+    event.refresh_from_db()
     checked = validate_programme(programme)
     # Offsets as the source wrote them, before validation stores every time in UTC.
     offset_warnings = _offset_warnings(event, programme)
@@ -463,6 +577,9 @@ def load_programme(
             f"{len(doubled)} session key(s) appear more than once, e.g. {doubled[0]!r}; "
             "each session needs its own identity"
         )
+    sessions = {row.key: row for row in Session.objects.filter(event=event)}
+    if not accept_new_keys:
+        _refuse_new_identities(programme, stored=sessions)
     report = LoadReport(
         warnings=[*programme.warnings, *offset_warnings],
         notes=list(programme.notes),
@@ -484,17 +601,11 @@ def load_programme(
     names = {row.pk: row.name for row in speakers.values()}
 
     zone = event.zone
-    sessions = {
-        row.key: row for row in Session.objects.filter(event=event)
-    }  # fmt: skip
     # Speakers and facets by id, not joined into every row: an unchanged re-import of 5,000
     # sessions then builds 5,000 model objects instead of 35,000.
     stored_links = _speaker_links(event, "speaker_id")
     stored_refs = _session_links(event)
     new_refs: list[SessionLink] = []
-    carried = programme.carries
-    carries_links = carried is None or "links" in carried
-    carries_flag = carried is None or "has_slides" in carried
     facet_rows: dict[str, dict[int, Facet]] = {
         "room": {row.pk: row for row in rooms.values()},
         "track": {row.pk: row for row in tracks.values()},
@@ -525,9 +636,18 @@ def load_programme(
             "review_note": incoming.review_note,
         }
         links = [(speakers[link.speaker_key].pk, link.affiliation) for link in incoming.speakers]
+        # What the source tells about this session: its format's fields, less what this
+        # session's entry leaves out (a filtered Sched listing shows no type).
+        carried = programme.carries
+        if incoming.unknown:
+            carried = (carried or pm.EVERY_FIELD) - incoming.unknown
+        carries_links = carried is None or "links" in carried
+        carries_flag = carried is None or "has_slides" in carried
         row = sessions.get(incoming.key)
         if row is None:
-            row = Session.objects.create(event=event, key=incoming.key, **values)
+            row = Session(event=event, key=incoming.key, **values)
+            row.note_first_start()
+            row.save(force_insert=True)
             _set_links(row, links)
             new_refs += _link_rows(row, incoming.links)
             report.created.append(row.full_title)
@@ -574,9 +694,10 @@ def load_programme(
                     new_refs += _link_rows(row, refs_now)
                     changed.append("links")
                 row.sequence += 1
+                first = ["first_starts_at"] if row.note_first_start() else []
                 row.save(
                     update_fields=[f for f in changed if f not in ("speakers", "links")]
-                    + ["sequence", "updated_at"]
+                    + ["sequence", "updated_at", *first]
                 )
                 after = _facts(row, [names[pk] for pk, _ in links], refs_now)
                 changes += [
@@ -638,6 +759,8 @@ def record_edit(
         found = [(ChangeKind.ADDED.value, "added")]
     else:
         found = _describe(before, session_facts(session), zone=session.event.zone)
+    if session.note_first_start():
+        session.save(update_fields=["first_starts_at"])
     if not found:
         return None
     changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
@@ -788,7 +911,8 @@ def snapshot(event: Event) -> pm.Programme:
 
 
 def render_export(event: Event, extension: str, *, base_url: str = "") -> bytes:
-    """The event in the writer registered for `extension` (xml, json, xcal, csv)."""
+    """The event in the writer registered for `extension` (xml, json, schedule2, xcal,
+    rfc6321.xcal, csv)."""
     # Imported here, not at the top: the registry pulls in every format module, which admin
     # autodiscovery should not pay for on start-up.
     from confsched.interchange.formats import WRITERS

@@ -45,8 +45,11 @@ def attach_cards(
 ) -> None:
     """Set `session.card` to its rendered card for every session, rendering only what is missing."""
     version = event.updated_at.isoformat()
+    # "Likely full" moves with the stars, not with the version: a card that says it is kept
+    # apart from the one that does not (the caller sets `is_likely_full` when the event shows it).
     keys = {
         session.pk: f"card:{event.pk}:{version}:{zone.key}:{heading}:{session.pk}"
+        + (":full" if getattr(session, "is_likely_full", False) else "")
         for session in sessions
     }
     found = cache.get_many(keys.values())

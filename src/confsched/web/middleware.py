@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import Resolver404, resolve
 
 from confsched.web.views import unknown_zone_page
+from confsched.web.views_site import API_PREFIX
 from confsched.web.zones import UnknownZoneError
 
 GetResponse = Callable[[HttpRequest], HttpResponse]
@@ -100,3 +101,26 @@ class UnknownZoneMiddleware:
         if isinstance(exception, UnknownZoneError):
             return unknown_zone_page(request, exception)
         return None
+
+
+class HeadMiddleware:
+    """HEAD wherever GET works (RFC 9110): the same status and headers, no body.
+
+    The pages' views take HEAD (require_safe); the API's operations are declared for GET only,
+    so a HEAD there is answered as its GET. The body is dropped here whatever the server does
+    (gunicorn and runserver drop it too); Content-Length stays the GET's.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        if request.path_info.startswith(API_PREFIX):
+            request.method = "GET"
+        response = self.get_response(request)
+        request.method = "HEAD"
+        if not response.streaming:
+            response.content = b""
+        return response

@@ -7,6 +7,8 @@ from typing import Any
 
 from confsched.programme.models import Event, Session
 
+_STATUS = "https://schema.org/"
+
 # Characters that could end a <script> element or start markup, escaped as JSON allows.
 _ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
@@ -19,7 +21,7 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
         "name": session.full_title,
         "description": session.abstract,
         "url": url,
-        "eventStatus": "https://schema.org/EventScheduled",
+        "eventStatus": _STATUS + "EventScheduled",
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
         "superEvent": {"@type": "Event", "name": event.name},
     }
@@ -27,10 +29,18 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
         data["startDate"] = session.starts_at.astimezone(event.zone).isoformat()
     if session.ends_at:
         data["endDate"] = session.ends_at.astimezone(event.zone).isoformat()
-    place: dict[str, Any] = {"@type": "Place", "name": session.room.name if session.room else ""}
+    if session.is_cancelled:
+        data["eventStatus"] = _STATUS + "EventCancelled"
+    elif (first := session.first_starts_at) is not None and session.starts_at != first:
+        data["eventStatus"] = _STATUS + "EventRescheduled"
+        data["previousStartDate"] = first.astimezone(event.zone).isoformat()
+    # schema.org's consumers require a Place's address: without one known, no Place at all.
     if event.location:
-        place["address"] = event.location
-    data["location"] = place
+        data["location"] = {
+            "@type": "Place",
+            "name": session.room.name if session.room else event.location,
+            "address": event.location,
+        }
     performers = []
     for link in session.speaker_links.all():
         person: dict[str, Any] = {"@type": "Person", "name": link.speaker.name}

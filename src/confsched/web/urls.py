@@ -5,6 +5,7 @@ from confsched.web import (
     views_accounts,
     views_agenda,
     views_alerts,
+    views_cards,
     views_changes,
     views_embed,
     views_exports,
@@ -27,6 +28,12 @@ urlpatterns = [
     path("<slug:event>/schedule.ics", views.event_calendar, name="event_calendar"),
     path("<slug:event>/sessions/<str:key>/", views.session_detail, name="session"),
     path("<slug:event>/sessions/<str:key>/star", views_agenda.star, name="star"),
+    path("<slug:event>/card.png", views_cards.event_card_png, name="event_card"),
+    path(
+        "<slug:event>/sessions/<str:key>/card.png",
+        views_cards.session_card_png,
+        name="session_card",
+    ),
     path(
         "<slug:event>/sessions/<str:key>/calendar.ics",
         views.session_calendar,

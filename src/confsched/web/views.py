@@ -8,20 +8,20 @@ from datetime import date, datetime, time
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.core.timezones import describe_zone, zone_names
 from confsched.programme import queries
-from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
+from confsched.programme.filtering import FACETS, apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event, Session
 from confsched.web import stars
@@ -89,7 +89,7 @@ def _event_moment(event: Event) -> datetime:
     return datetime.combine(day, time(12), tzinfo=event.zone)
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     events = queries.events_listed()
     default = settings.CONFSCHED_DEFAULT_EVENT
@@ -105,20 +105,58 @@ def home(request: HttpRequest) -> HttpResponse:
 PageRender = Callable[["Markers | None", set[int]], tuple[HttpResponse, list]]
 
 
+# The parameters each kept page reads; any other sends the visitor to the address without it.
+ZONE_ONLY = ("tz",)
+SCHEDULE_PARAMETERS = ("q", *FACETS, "tz")
+SPEAKERS_PARAMETERS = ("q", "tz")
+
+
+def canonical_query(request: HttpRequest, names: tuple[str, ...]) -> tuple[str, bool]:
+    """The query string of the parameters in `names` that have a value, in one order, and
+    whether the request also carried others. Pages are kept under this form: `?x=1`, a
+    trailing `&` or another order of the same filters never cost a build of their own."""
+    pairs: list[tuple[str, str]] = []
+    has_others = False
+    for name, values in request.GET.lists():
+        if name not in names:
+            has_others = True
+            continue
+        pairs += [(name, value.strip()) for value in values if value.strip()]
+    return urlencode(sorted(set(pairs))), has_others
+
+
+def without_unknown_parameters(
+    request: HttpRequest, names: tuple[str, ...]
+) -> HttpResponseRedirect | None:
+    """A redirect to the same page without the parameters it does not read (utm_, fbclid, a
+    typo), so that each page is built once whatever the link that led to it."""
+    query, has_others = canonical_query(request, names)
+    if not has_others:
+        return None
+    kept_pairs = [
+        (name, value) for name, values in request.GET.lists() if name in names for value in values
+    ]
+    return HttpResponseRedirect(request.path + (f"?{urlencode(kept_pairs)}" if kept_pairs else ""))
+
+
 def _personal_page(
-    request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender
-) -> HttpResponse:
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender,
+    parameters: tuple[str, ...] = ZONE_ONLY,
+) -> HttpResponse:  # fmt: skip
     """A page that is the same for everyone but for the CSRF token, the account corner and
     the stars: built once per schedule version, address and zone (see stencils), then filled
-    in for this request."""
+    in for this request. Parameters other than `parameters` are redirected away."""
+    if redirect_away := without_unknown_parameters(request, parameters):
+        return redirect_away
     starred = stars.starred_ids(request, event)
     if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which stencils must equal
         return render(None, starred)[0]
+    query, _ = canonical_query(request, parameters)
     key = "page:" + hashlib.sha256(
         "\n".join(
             (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key,
              "fragment" if _is_results_fragment(request) else "page",
-             request.build_absolute_uri())
+             f"{request.scheme}://{request.get_host()}{request.path}?{query}")
         ).encode()
     ).hexdigest()  # fmt: skip
     stencil = kept(key, lambda: _stencil(request, render))
@@ -194,11 +232,17 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     event = _event(slug)
     viewer = viewer_zone(request, event)
     is_fragment = _is_results_fragment(request)
+    # Stars change without a new schedule version: the likely-full sessions (a set kept a
+    # minute) name the kept page, as on session pages, so a card shows "Likely full" as it is.
+    full = _likely_full_keys(event) if event.show_likely_full else frozenset()
+    name = layout
+    if full:
+        name += ":full-" + hashlib.sha256(",".join(sorted(full)).encode()).hexdigest()[:16]
     return _personal_page(
-        request, event, viewer, name=layout,
+        request, event, viewer, name=name, parameters=SCHEDULE_PARAMETERS,
         render=lambda markers, starred: _schedule_page(
             request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred,
-            markers=markers,
+            markers=markers, likely_full=full,
         ),
     )  # fmt: skip
 
@@ -211,7 +255,7 @@ def _account_html(request: HttpRequest, token: str) -> str:
 
 def _schedule_page(
     request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
-    starred: set[int], markers: Markers | None,
+    starred: set[int], markers: Markers | None, likely_full: frozenset[str] = frozenset(),
 ) -> tuple[HttpResponse, list]:  # fmt: skip
     filters = parse_filters(dict(request.GET.lists()))
     # Free text searches abstracts; otherwise the cards need none.
@@ -220,6 +264,8 @@ def _schedule_page(
     known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
     del known["date"]  # any day may be asked for; one without sessions shows none
     result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
+    for session in result.sessions:
+        session.is_likely_full = session.key in likely_full
     attach_cards(
         result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
     )
@@ -300,17 +346,17 @@ def _facets(options: dict, result, filters) -> list[dict[str, Any]]:  # noqa: AN
     return facets
 
 
-@require_GET
+@require_safe
 def schedule(request: HttpRequest, event: str) -> HttpResponse:
     return _schedule(request, event, layout="list")
 
 
-@require_GET
+@require_safe
 def grid(request: HttpRequest, event: str) -> HttpResponse:
     return _schedule(request, event, layout="grid")
 
 
-@require_GET
+@require_safe
 def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     event_row = _event(event)
     viewer = viewer_zone(request, event_row)
@@ -354,7 +400,7 @@ def _likely_full_keys(event: Event) -> frozenset[str]:
 SAME_TRACK_SHOWN = 6
 
 
-@require_GET
+@require_safe
 def speakers(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     viewer = viewer_zone(request, event_row)
@@ -373,10 +419,12 @@ def speakers(request: HttpRequest, event: str) -> HttpResponse:
         )  # fmt: skip
         return page, []
 
-    return _personal_page(request, event_row, viewer, name="speakers", render=render)
+    return _personal_page(
+        request, event_row, viewer, name="speakers", render=render, parameters=SPEAKERS_PARAMETERS
+    )
 
 
-@require_GET
+@require_safe
 def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     event_row = _event(event)
     viewer = viewer_zone(request, event_row)
@@ -396,7 +444,7 @@ def speaker_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     return _personal_page(request, event_row, viewer, name=f"speaker:{key}", render=render)
 
 
-@require_GET
+@require_safe
 def zones(request: HttpRequest, event: str) -> HttpResponse:
     """Every zone, by area, each a link back to the page the viewer came from in that zone."""
     event_row = _event(event)
@@ -421,7 +469,7 @@ def zones(request: HttpRequest, event: str) -> HttpResponse:
     )  # fmt: skip
 
 
-@require_GET
+@require_safe
 def event_calendar(request: HttpRequest, event: str) -> HttpResponse:
     """The whole event as .ics, or the sessions of a filtered view (same GET parameters)."""
     event_row = _event(event)
@@ -441,7 +489,7 @@ def event_calendar(request: HttpRequest, event: str) -> HttpResponse:
     )  # fmt: skip
 
 
-@require_GET
+@require_safe
 def session_calendar(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """One session as .ics: "add to calendar"."""
     event_row = _event(event)

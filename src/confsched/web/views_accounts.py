@@ -43,6 +43,17 @@ class SignupForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_email(self) -> str:
+        """One account per address, whatever its case: a password reset reaches one account."""
+        email = self.cleaned_data["email"]
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this e-mail address exists already: log in, or reset its "
+                "password if you forgot it.",
+                code="duplicate_email",
+            )
+        return email
+
 
 def _next_url(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
@@ -142,6 +153,13 @@ class LogoutView(InFrame, auth_views.LogoutView):
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = self.render_to_response(self.get_context_data(), status=405)
         response["Allow"] = "POST, OPTIONS"
+        return response
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        # The browser drops the offline copy (pages with the name and private addresses) and
+        # the stars kept for sending: the next person on this device starts with neither.
+        response["Clear-Site-Data"] = '"cache", "storage"'
         return response
 
 

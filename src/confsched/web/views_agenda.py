@@ -9,9 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import queries as agenda_queries
 from confsched.agenda import services as agenda_services
@@ -24,6 +23,7 @@ from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import calendar_response, event_etag
 from confsched.web.fragments import attach_star_urls
+from confsched.web.private import keep_private
 from confsched.web.views import _event, _page
 from confsched.web.zones import viewer_zone
 
@@ -52,7 +52,8 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         target = session.get_absolute_url()
-    return redirect(target)
+    # Back to the same card (schedule, grid and agenda give it this id), not the page's top.
+    return redirect(f"{target.split('#', 1)[0]}#s-{session.pk}")
 
 
 def _agenda_context(
@@ -87,7 +88,7 @@ def _agenda_context(
     }
 
 
-@require_GET
+@require_safe
 def agenda(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     ids = stars.starred_ids(request, event_row)
@@ -116,12 +117,14 @@ def agenda(request: HttpRequest, event: str) -> HttpResponse:
             if links.share_token
             else "",
         )
-    return _page(
+    response = _page(
         request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda", **context
     )
+    # The page shows the feed and share secrets and the alert settings: no cache keeps it.
+    return keep_private(response)
 
 
-@require_GET
+@require_safe
 def agenda_shared(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """Someone's agenda, read-only, for as long as they keep the link on."""
     event_row = _event(event)
@@ -131,13 +134,15 @@ def agenda_shared(request: HttpRequest, event: str, token: str) -> HttpResponse:
     ids = agenda_queries.starred_ids(links.user, event_row)
     viewer = viewer_zone(request, event_row)
     context = _agenda_context(event_row, ids, zone=viewer.zone)
-    return _page(
+    response = _page(
         request, "confsched/agenda.html", event=event_row, viewer=viewer,
-        is_shared_view=True, owner=links.user.get_username(), **context,
+        is_shared_view=True, owner=links.user.first_name, **context,
     )  # fmt: skip
+    # Its address is the credential: no cache keeps the page, no link passes the address on.
+    return keep_private(response, is_secret_address=True)
 
 
-@require_GET
+@require_safe
 def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """The private feed calendar apps subscribe to; the token is the only credential."""
     event_row = _event(event)
@@ -146,7 +151,7 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
         raise Http404("No such feed")
     ids = agenda_queries.starred_ids(links.user, event_row)
     keys = set(Session.objects.filter(pk__in=ids).values_list("key", flat=True))
-    return calendar_response(
+    response = calendar_response(
         request,
         event=event_row,
         keys=keys,
@@ -155,9 +160,11 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
         is_private=True,
         etag=event_etag(event_row, token, sorted(ids)),
     )
+    response["Referrer-Policy"] = "no-referrer"  # the address is the credential
+    return response
 
 
-@require_GET
+@require_safe
 def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
     """This browser's starred sessions as an .ics download: visitors have no feed to subscribe
     to, so they take a copy (signed-in people get the same, from their account's stars)."""
@@ -179,10 +186,7 @@ def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
             content_type="text/plain; charset=utf-8",
         )
     # Whose stars these are comes from the session cookie: no cache may keep or share them.
-    del response["Cache-Control"]
-    patch_cache_control(response, private=True, no_store=True)
-    patch_vary_headers(response, ("Cookie",))
-    return response
+    return keep_private(response)
 
 
 @login_required
@@ -196,5 +200,7 @@ def agenda_feed_reset(request: HttpRequest, event: str) -> HttpResponse:
 @require_POST
 def agenda_share(request: HttpRequest, event: str) -> HttpResponse:
     is_on = request.POST.get("share") == "on"
-    agenda_services.set_sharing(request.user, _event(event), is_on=is_on)
+    # The name the shared page shows: what the person typed where they turned sharing on.
+    display_name = request.POST.get("display_name") if is_on else None
+    agenda_services.set_sharing(request.user, _event(event), is_on=is_on, display_name=display_name)
     return redirect(reverse("web:agenda", kwargs={"event": event}) + "#share")

@@ -9,11 +9,11 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from confsched.agenda import alerts
+from confsched.web.private import keep_private
 from confsched.web.views import _event, _page
 from confsched.web.views_changes import versions_feed
 
@@ -39,7 +39,7 @@ def alerts_toggle(request: HttpRequest, event: str) -> HttpResponse:
 # No CSRF check: RFC 8058 mail clients POST this URL with no cookie, and the token is the
 # credential. A GET only shows the button (mail scanners fetch links they see).
 @csrf_exempt
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def alerts_unsubscribe(request: HttpRequest, event: str, token: str) -> HttpResponse:
     event_row = _event(event)
     subscription = alerts.subscription_for_token(event_row, token)
@@ -51,11 +51,10 @@ def alerts_unsubscribe(request: HttpRequest, event: str, token: str) -> HttpResp
         request, "confsched/alerts_unsubscribe.html", event=event_row,
         is_done=request.method == "POST", is_on=subscription.is_on,
     )  # fmt: skip
-    _keep_private(response)
-    return response
+    return keep_private(response, is_secret_address=True)
 
 
-@require_GET
+@require_safe
 def alerts_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """The same digests as the emails, one entry per version; the token is the credential."""
     event_row = _event(event)
@@ -76,13 +75,4 @@ def alerts_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
         ),
         tag=f"alerts:{links.pk}:",
     )  # fmt: skip
-    _keep_private(response)
-    return response
-
-
-def _keep_private(response: HttpResponse) -> None:
-    """Pages whose URL is a secret: no shared cache keeps them, no link passes the URL on."""
-    if "Cache-Control" in response:
-        del response["Cache-Control"]
-    patch_cache_control(response, private=True, no_store=True)
-    response["Referrer-Policy"] = "no-referrer"
+    return keep_private(response, is_secret_address=True)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
 from confsched.programme.changes import source_label
@@ -30,7 +30,7 @@ class TextSummaryAtomFeed(Atom1Feed):
             handler.addQuickElement("summary", item["description"], {"type": "text"})
 
 
-@require_GET
+@require_safe
 def changes(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     versions = [
@@ -42,7 +42,7 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
     """Atom: one entry per version, so feed readers and bots hear of every change."""
     event_row = _event(event)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.clickjacking import xframe_options_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.core.timezones import describe_zone
 from confsched.programme import queries
@@ -27,7 +27,13 @@ from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, embed_origin_list
 from confsched.web.compression import Rendition
 from confsched.web.stencils import kept
-from confsched.web.views import _event, _event_moment
+from confsched.web.views import (
+    SCHEDULE_PARAMETERS,
+    _event,
+    _event_moment,
+    canonical_query,
+    without_unknown_parameters,
+)
 from confsched.web.zones import viewer_zone
 
 # Browsers and proxies may reuse the page this long before asking again (then a 304).
@@ -35,13 +41,16 @@ EMBED_MAX_AGE = 300
 
 
 @xframe_options_exempt
-@require_GET
+@require_safe
 def embed(request: HttpRequest, event: str) -> HttpResponse:
     """The sessions by day and time, filtered like the schedule, links opening a new tab."""
     event_row = _event(event)
     # The zone from ?tz= only, never a cookie: the page must be the same for everyone.
     viewer = viewer_zone(request, event_row, use_saved=False)
-    url = request.build_absolute_uri()
+    if redirect_away := without_unknown_parameters(request, SCHEDULE_PARAMETERS):
+        return redirect_away
+    query, _ = canonical_query(request, SCHEDULE_PARAMETERS)
+    url = f"{request.scheme}://{request.get_host()}{request.path}?{query}"
     key = hashlib.sha256(
         f"embed\n{event_row.pk}\n{event_row.updated_at.isoformat()}\n{url}".encode()
     ).hexdigest()

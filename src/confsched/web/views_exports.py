@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.interchange.formats import WRITERS
 from confsched.programme.services import render_export
@@ -15,9 +15,10 @@ from confsched.web.stencils import kept
 from confsched.web.views import _event
 
 
-@require_GET
+@require_safe
 def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
-    """schedule.xml (frab), schedule.json (c3voc), schedule.xcal, schedule.csv."""
+    """schedule.xml (frab), schedule.json (c3voc), schedule.xcal (the frab/pentabarf dialect
+    the phone apps read), schedule.rfc6321.xcal (RFC 6321), schedule.csv, schedule2.json."""
     writer = WRITERS.get(extension)
     if writer is None:
         raise Http404(f"No schedule.{extension}; there are: " + ", ".join(sorted(WRITERS)))

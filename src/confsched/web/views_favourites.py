@@ -11,13 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from confsched.agenda import favourites
 from confsched.core.errors import ParseError
 from confsched.interchange.c3voc_schedule2 import session_guid
 from confsched.programme.models import Event, Session
 from confsched.web import stars
+from confsched.web.private import keep_private
 from confsched.web.views import _event, _page
 
 MAX_UPLOAD = favourites.MAX_BYTES
@@ -38,7 +39,7 @@ def _schedule_url(request: HttpRequest, event: Event) -> str:
     return request.build_absolute_uri(reverse("web:export", args=[event.slug, "json"]))
 
 
-@require_GET
+@require_safe
 def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
     """The page to take my stars elsewhere: the file, a QR code to scan, a Giggity link."""
     event_row = _event(event)
@@ -56,7 +57,7 @@ def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
             # segno's SVG is markup, not script or style: fine under the strict CSP.
             qr_svg = mark_safe(code.svg_inline(scale=4, omitsize=True, title="QR code"))  # noqa: S308 - segno's own output
     schedule_url = request.build_absolute_uri(reverse("web:export", args=[event_row.slug, "xml"]))
-    return _page(
+    response = _page(
         request,
         "confsched/favourites.html",
         event=event_row,
@@ -68,9 +69,10 @@ def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
         if guids
         else "",
     )
+    return keep_private(response)
 
 
-@require_GET
+@require_safe
 def favourites_download(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     body = favourites.render_favourites(
@@ -84,7 +86,7 @@ def favourites_download(request: HttpRequest, event: str) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def favourites_import(request: HttpRequest, event: str) -> HttpResponse:
     """GET ?f= (the QR address) or POST a file or pasted text: the confirmation page."""
     event_row = _event(event)

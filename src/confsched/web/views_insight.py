@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.agenda.models import VisitorStar
 from confsched.programme.insight import (
@@ -78,7 +78,7 @@ def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
     return _event(slug)
 
 
-@require_GET
+@require_safe
 def insight(request: HttpRequest, event: str) -> HttpResponse:
     found = _staff_event(request, event)
     if isinstance(found, HttpResponse):

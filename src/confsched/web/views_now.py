@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.core import clock
 from confsched.web.now_board import Entry, RoomNow, board_for, duration_words
@@ -50,7 +50,7 @@ def _shown(room: RoomNow, *, now: datetime) -> RoomShown:
     )
 
 
-@require_GET
+@require_safe
 def now(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     viewer = viewer_zone(request, event_row)

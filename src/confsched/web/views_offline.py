@@ -15,8 +15,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control
-from django.views.decorators.http import require_GET
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.crypto import salted_hmac
+from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
 from confsched.web.views import _event
@@ -27,7 +28,10 @@ BACKGROUND_COLOR = "#ffffff"
 # Home screens show about twelve characters under an icon.
 SHORT_NAME_LENGTH = 12
 # What the worker keeps for reading offline from the first visit on, besides the pages read.
-PAGES = ("web:schedule", "web:grid", "web:speakers", "web:agenda")
+# Not the agenda: it shows the person's secret addresses and is no-store (never kept).
+PAGES = ("web:schedule", "web:grid", "web:speakers")
+# The marker of a person not signed in: visitors of one browser share its cookies anyway.
+VISITOR = "visitor"
 STATIC_FILES = (
     "confsched/app.css",
     "confsched/app.js",
@@ -61,7 +65,7 @@ def _conditional(
     return etag, get_conditional_response(request, etag=etag)
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest, event: str) -> HttpResponse:
     """The web app manifest: the event, installable, starting at and scoped to its schedule."""
     event_row = _event(event)
@@ -91,6 +95,15 @@ def manifest(request: HttpRequest, event: str) -> HttpResponse:
     return response
 
 
+def account_marker(request: HttpRequest) -> str:
+    """Whose offline copy pages belong in: a stable name per account that reveals neither
+    who it is nor anything secret (not the session key, not a feed token)."""
+    user = request.user
+    if not user.is_authenticated:
+        return VISITOR
+    return "a" + salted_hmac("confsched.offline.account", str(user.pk)).hexdigest()[:24]
+
+
 def worker_config(event: Event) -> dict[str, object]:
     """What the service worker is told: its scope, what to keep, where to ask for the version."""
     scope = reverse("web:schedule", kwargs={"event": event.slug})
@@ -106,6 +119,10 @@ def worker_config(event: Event) -> dict[str, object]:
         "agenda": reverse("web:agenda", kwargs={"event": event.slug}),
         "staticFiles": static_files,
         "version": reverse("web:version", kwargs={"event": event.slug}),
+        "timeZone": event.timezone,
+        # The data pages not read yet are made from offline (the JSON export, public).
+        "data": reverse("web:export", kwargs={"event": event.slug, "extension": "json"}),
+        "speakers": reverse("web:speakers", kwargs={"event": event.slug}),
         "skip": [
             reverse("web:service_worker", kwargs={"event": event.slug}),
             reverse("web:manifest", kwargs={"event": event.slug}),
@@ -115,7 +132,7 @@ def worker_config(event: Event) -> dict[str, object]:
     }
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest, event: str) -> HttpResponse:
     """The worker script for this event: same on every request, never cached stale."""
     event_row = _event(event)
@@ -138,19 +155,23 @@ def _latest_version_number(event: Event) -> int:
     return number or 0
 
 
-@require_GET
+@require_safe
 def version(request: HttpRequest, event: str) -> HttpResponse:
-    """The schedule's version and last change: the worker refreshes its copy when they move."""
+    """The schedule's version and last change (the worker refreshes its copy when they move),
+    and the marker of the account signed in (the worker keeps each account's copy apart)."""
     event_row = _event(event)
-    etag, response = _conditional(request, event_row, "version")
+    account = account_marker(request)
+    etag, response = _conditional(request, event_row, "version", account)
     if response is None:
         response = JsonResponse(
             {
                 "event": event_row.slug,
                 "version": _latest_version_number(event_row),
                 "updated_at": event_row.updated_at.isoformat(),
+                "account": account,
             }
         )
     response["ETag"] = etag
-    patch_cache_control(response, no_cache=True)
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie",))
     return response

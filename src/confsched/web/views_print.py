@@ -11,7 +11,7 @@ import re
 import zoneinfo
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.agenda import queries as agenda_queries
 from confsched.agenda.planning import gaps, overlapping
@@ -30,12 +30,18 @@ from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.calendars import conditional_response, event_etag
 from confsched.web.compression import Rendition
-from confsched.web.printing import Pdf, render_pdf, timetable_for_day
+from confsched.web.printing import Pdf, render_pdf, room_name, timetable_for_day
 from confsched.web.stencils import kept
 from confsched.web.views import _event, _page
 from confsched.web.zones import ViewerZone, viewer_zone
 
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# One person's printed day lists at most this many sessions (the first, in time order), and
+# says so: WeasyPrint spends tens of milliseconds of CPU on an entry, so a visitor who starred
+# 1,000 sessions of one day cost a minute per PDF (bench/printing.py). Nobody attends more.
+MAX_AGENDA_SESSIONS = 50
+# An entry names this many of the sessions it overlaps, then says how many more.
+MAX_CLASHES_NAMED = 3
 
 
 class MissingDayError(Exception):
@@ -88,7 +94,11 @@ def _long(day: date) -> str:
 
 
 def _sessions_on(event: Event, day: date, zone: zoneinfo.ZoneInfo) -> list[Session]:
-    return [s for s in queries.published_sessions(event) if s.local_day(zone) == day]
+    """The day's sessions in `zone`, read by their start: not the event's other days, and no
+    abstracts (paper shows none)."""
+    start = datetime.combine(day, time(0), tzinfo=zone)
+    end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+    return queries.published_sessions(event, with_texts=False, starting=(start, end))
 
 
 def _zone_query(event: Event, zone: zoneinfo.ZoneInfo) -> str:
@@ -125,12 +135,48 @@ def _document(
         return render_to_string(template, context)
 
 
-def _timetable_html(event: Event, day: date, zone: zoneinfo.ZoneInfo) -> str:
+def _day_sessions(event: Event, day: date, zone: zoneinfo.ZoneInfo) -> list[Session]:
+    """The day's sessions, or MissingDayError when the event has no such day."""
     _check_day(event, day, zone)
-    timetable = timetable_for_day(_sessions_on(event, day, zone), zone=zone)
+    return _sessions_on(event, day, zone)
+
+
+def _timetable_html(
+    event: Event, day: date, zone: zoneinfo.ZoneInfo, sessions: list[Session] | None = None
+) -> str:
+    """The day's timetable (of `sessions` when the caller has read them already)."""
+    if sessions is None:
+        sessions = _day_sessions(event, day, zone)
+    timetable = timetable_for_day(sessions, zone=zone)
     return _document(
         "confsched/print/timetable.html", event=event, day=day, zone=zone, timetable=timetable
     )
+
+
+# From this many sessions a day, its PDF lists them by time instead of drawing the timetable:
+# WeasyPrint lays out a 1,000-session timetable in ~10 s of CPU, a list of plain lines in ~1.5.
+PDF_TIMETABLE_MOST = 250
+
+
+def _listed_html(
+    event: Event, day: date, zone: zoneinfo.ZoneInfo, sessions: list[Session], *, site: str
+) -> str:
+    """The document a big day's PDF is made from: per start time, one plain line per session
+    (room · title — speakers), so that its first PDF costs seconds, not minutes."""
+    slots: dict[datetime, list[str]] = {}
+    for session in sessions:
+        if session.starts_at is None:  # published sessions have a start; the type says maybe
+            continue
+        speakers = "; ".join(link.speaker.name for link in session.speaker_links.all())
+        line = f"{room_name(session)} · {session.full_title}"
+        if session.is_cancelled:
+            line += " (cancelled)"
+        slots.setdefault(session.starts_at, []).append(f"{line} — {speakers}" if speakers else line)
+    return _document(
+        "confsched/print/listed.html", event=event, day=day, zone=zone, count=len(sessions),
+        site=site.rstrip("/"),
+        slots=[{"starts_at": start, "lines": "\n".join(lines)} for start, lines in slots.items()],
+    )  # fmt: skip
 
 
 def _pdf_response(pdf: Pdf, *, filename: str) -> HttpResponse:
@@ -158,15 +204,23 @@ def _printed(request: HttpRequest, slug: str, text: str, *, is_pdf: bool) -> Htt
         site = request.build_absolute_uri(reverse("web:home"))
         etag = event_etag(event, "print", day, zone.key, site if is_pdf else "html")
 
-        def html() -> Rendition:
+        def html(sessions: list[Session] | None = None) -> Rendition:
             key = f"print:{event_etag(event, 'print', day, zone.key, 'html')}"
-            return kept(key, lambda: Rendition(_timetable_html(event, day, zone).encode()))
+            return kept(
+                key, lambda: Rendition(_timetable_html(event, day, zone, sessions).encode())
+            )
+
+        def pdf_document() -> str:
+            sessions = _day_sessions(event, day, zone)
+            if len(sessions) >= PDF_TIMETABLE_MOST:
+                return _listed_html(event, day, zone, sessions, site=site)
+            return html(sessions).body.decode()
 
         def render() -> HttpResponse:
             if not is_pdf:
                 return html().response(request, "text/html; charset=utf-8")
             # WeasyPrint takes a second for a big day: once per schedule version, day and zone.
-            pdf = kept(f"print-pdf:{etag}", lambda: render_pdf(html().body.decode(), base_url=site))
+            pdf = kept(f"print-pdf:{etag}", lambda: render_pdf(pdf_document(), base_url=site))
             return _pdf_response(pdf, filename=f"{event.slug}-{day.isoformat()}.pdf")
 
         response = conditional_response(request, etag=etag, render=render)
@@ -176,13 +230,13 @@ def _printed(request: HttpRequest, slug: str, text: str, *, is_pdf: bool) -> Htt
     return response
 
 
-@require_GET
+@require_safe
 def print_day(request: HttpRequest, event: str, day: str) -> HttpResponse:
     """A day's rooms × time timetable, laid out for paper."""
     return _printed(request, event, day, is_pdf=False)
 
 
-@require_GET
+@require_safe
 def print_day_pdf(request: HttpRequest, event: str, day: str) -> HttpResponse:
     return _printed(request, event, day, is_pdf=True)
 
@@ -191,19 +245,24 @@ def _agenda_html(
     event: Event, day: date, zone: zoneinfo.ZoneInfo, *, ids: set[int], owner: str
 ) -> str:
     _check_day(event, day, zone)
-    picked = [s for s in agenda_queries.agenda_sessions(event, ids) if s.local_day(zone) == day]
+    starred = [s for s in agenda_queries.agenda_sessions(event, ids) if s.local_day(zone) == day]
+    picked = starred[:MAX_AGENDA_SESSIONS]
     # A cancelled pick clashes with nothing and fills no time.
     running = [session for session in picked if not session.is_cancelled]
     clashes = overlapping(running)
-    # ("session", session, what it overlaps) and ("gap", free time, []), in time order.
-    rows: list[tuple[str, Any, list[Session]]] = [
-        ("session", s, clashes.get(s, [])) for s in picked
-    ]
-    rows += [("gap", gap, []) for gap in gaps(running, zone=zone)]
+    # ("session", session, what it overlaps (the first few), how many more) and ("gap", free
+    # time, [], 0), in time order.
+    rows: list[tuple[str, Any, list[Session], int]] = []
+    for session in picked:
+        overlapped = clashes.get(session, [])
+        more = max(0, len(overlapped) - MAX_CLASHES_NAMED)
+        rows.append(("session", session, overlapped[:MAX_CLASHES_NAMED], more))
+    rows += [("gap", gap, [], 0) for gap in gaps(running, zone=zone)]
     rows.sort(key=lambda row: row[1].starts_at)
     return _document(
         "confsched/print/agenda.html", event=event, day=day, zone=zone, rows=rows,
-        session_count=len(picked), owner=owner,
+        session_count=len(starred), printed_count=len(picked),
+        left_out_count=len(starred) - len(picked), owner=owner,
     )  # fmt: skip
 
 
@@ -218,12 +277,19 @@ def _printed_agenda(request: HttpRequest, slug: str, text: str, *, is_pdf: bool)
         etag = event_etag(event, "agenda-print", day, zone.key, owner, sorted(ids), is_pdf, site)
 
         def render() -> HttpResponse:
-            # Not kept: one person's day is small, and private.
-            html = _agenda_html(event, day, zone, ids=ids, owner=owner)
             if not is_pdf:
+                html = _agenda_html(event, day, zone, ids=ids, owner=owner)
                 return HttpResponse(html, content_type="text/html; charset=utf-8")
+            # Kept per content (schedule version, day, zone, name, stars, site: all in the
+            # ETag), so asking again, or another browser with the same stars, costs nothing.
+            pdf = kept(
+                f"agenda-print-pdf:{etag}",
+                lambda: render_pdf(
+                    _agenda_html(event, day, zone, ids=ids, owner=owner), base_url=site
+                ),
+            )
             name = f"{event.slug}-{day.isoformat()}-agenda.pdf"
-            return _pdf_response(render_pdf(html, base_url=site), filename=name)
+            return _pdf_response(pdf, filename=name)
 
         response = conditional_response(request, etag=etag, render=render)
     except MissingDayError as problem:
@@ -234,18 +300,18 @@ def _printed_agenda(request: HttpRequest, slug: str, text: str, *, is_pdf: bool)
     return response
 
 
-@require_GET
+@require_safe
 def agenda_print_day(request: HttpRequest, event: str, day: str) -> HttpResponse:
     """One's starred sessions of a day (account or this browser's), with overlaps and gaps."""
     return _printed_agenda(request, event, day, is_pdf=False)
 
 
-@require_GET
+@require_safe
 def agenda_print_day_pdf(request: HttpRequest, event: str, day: str) -> HttpResponse:
     return _printed_agenda(request, event, day, is_pdf=True)
 
 
-@require_GET
+@require_safe
 def print_index(request: HttpRequest, event: str) -> HttpResponse:
     """The event's days, each with its timetable and one's agenda, as HTML and as PDF."""
     event_row = _event(event)

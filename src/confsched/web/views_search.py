@@ -8,7 +8,7 @@ it, the same page matches keywords and says nothing about what is missing.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from confsched.programme.semantic import search_sessions
 from confsched.web.views import _event, _page
@@ -18,7 +18,7 @@ RESULTS_SHOWN = 20
 QUERY_LIMIT = 200
 
 
-@require_GET
+@require_safe
 def search(request: HttpRequest, event: str) -> HttpResponse:
     event_row = _event(event)
     q = " ".join(request.GET.get("q", "").split())[:QUERY_LIMIT]

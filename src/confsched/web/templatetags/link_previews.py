@@ -12,10 +12,12 @@ from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils import dateformat
 
 from confsched.core.timezones import format_offset
 from confsched.programme.models import Event, Session, Speaker
+from confsched.web import og_image
 
 register = template.Library()
 
@@ -89,7 +91,33 @@ def speaker_description(speaker: Speaker, *, event: Event, session_count: int) -
     return SEPARATOR.join(part for part in (role, sessions) if part)
 
 
-def _tags(context: Any, *, kind: str, title: str, description: str) -> dict[str, str]:
+def event_card(event: Event) -> og_image.Card:
+    """The event's name, its dates and its place."""
+    footer = SEPARATOR.join(
+        part for part in (event_dates(event.start_date, event.end_date), event.location) if part
+    )
+    return og_image.Card(kicker="Schedule", title=event.name, footer=footer)
+
+
+def session_card(session: Session, *, event: Event) -> og_image.Card:
+    """The event's name, the session's title, its speakers, and when and where (in the event's
+    zone, as the link preview's text)."""
+    people = ", ".join(link.speaker.name for link in session.speaker_links.all())
+    footer = SEPARATOR.join(
+        part
+        for part in (
+            "Cancelled" if session.is_cancelled else "",
+            session_when(session, event=event),
+            session.room.name if session.room else "",
+        )
+        if part
+    )
+    return og_image.Card(kicker=event.name, title=session.full_title, people=people, footer=footer)
+
+
+def _tags(
+    context: Any, *, kind: str, title: str, description: str, image: str, image_alt: str
+) -> dict[str, Any]:
     request = context.get("request")
     event: Event = context["event"]
     return {
@@ -100,35 +128,54 @@ def _tags(context: Any, *, kind: str, title: str, description: str) -> dict[str,
         # The address as asked: a filtered view previews as that view. Built per address, as
         # the page itself is.
         "url": request.build_absolute_uri() if request is not None else "",
+        # A generated card (web/views_cards.py); consumers want an absolute address.
+        "image": request.build_absolute_uri(image) if request is not None else image,
+        "image_width": og_image.WIDTH,
+        "image_height": og_image.HEIGHT,
+        "image_alt": image_alt,
     }
 
 
+def _event_image(event: Event) -> tuple[str, str]:
+    return reverse("web:event_card", kwargs={"event": event.slug}), event_card(event).alt
+
+
 @register.inclusion_tag("confsched/_link_preview.html", takes_context=True)
-def event_link_preview(context: Any) -> dict[str, str]:
+def event_link_preview(context: Any) -> dict[str, Any]:
     """The event-level tags every event page carries unless it names its own."""
     event: Event = context["event"]
-    return _tags(context, kind="website", title=event.name, description=event_description(event))
+    image, alt = _event_image(event)
+    return _tags(
+        context, kind="website", title=event.name, description=event_description(event),
+        image=image, image_alt=alt,
+    )  # fmt: skip
 
 
 @register.inclusion_tag("confsched/_link_preview.html", takes_context=True)
-def session_link_preview(context: Any, session: Session) -> dict[str, str]:
+def session_link_preview(context: Any, session: Session) -> dict[str, Any]:
     event: Event = context["event"]
+    image = reverse("web:session_card", kwargs={"event": event.slug, "key": session.key})
     return _tags(
         context,
         kind="website",
         title=session.full_title,
         description=session_description(session, event=event),
+        image=image,
+        image_alt=session_card(session, event=event).alt,
     )
 
 
 @register.inclusion_tag("confsched/_link_preview.html", takes_context=True)
 def speaker_link_preview(
     context: Any, speaker: Speaker, sessions: Sequence[Session]
-) -> dict[str, str]:
+) -> dict[str, Any]:
     event: Event = context["event"]
+    image, alt = _event_image(event)
     return _tags(
         context,
         kind="profile",
         title=speaker.name,
         description=speaker_description(speaker, event=event, session_count=len(sessions)),
+        image=image,
+        image_alt=alt,
     )

@@ -1,4 +1,5 @@
-"""confsched export --event SLUG --format xml|json|xcal|ics|csv [--output FILE]."""
+"""confsched export --event SLUG --format FORMAT [--output FILE]: FORMAT is xml, json,
+schedule2, xcal (the frab/pentabarf dialect), rfc6321.xcal, ics or csv."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from confsched.interchange.zones import guess_zone
 from confsched.programme.importing import files_digest
 from confsched.programme.models import Event, uid_domain_for
 from confsched.programme.semantic import EmbeddingReport, refresh_embeddings
-from confsched.programme.services import LoadReport, create_event, load_programme
+from confsched.programme.services import LoadReport, create_event, load_programme, lock_imports
 
 
 class Command(BaseCommand):
@@ -53,6 +53,16 @@ class Command(BaseCommand):
             "imported from (keeps the organizer's edits since)",
         )  # fmt: skip
         parser.add_argument(
+            "--accept-new-keys", action="store_true",
+            help="apply a file that gives sessions the event has other keys (their stars stay "
+            "on the old, cancelled ones); without it such a file is refused",
+        )  # fmt: skip
+        parser.add_argument(
+            "--if-new", action="store_true",
+            help="import only when the event does not exist yet; an existing event is left "
+            "as its organizers have it (what `make run` does with the demo)",
+        )  # fmt: skip
+        parser.add_argument(
             "--skip-embeddings", action="store_true",
             help="do not compute the vectors of changed sessions for search by meaning now "
             "(the next import without this option does); with the semantic extra only",
@@ -72,20 +82,27 @@ class Command(BaseCommand):
                 read_source(location, allow_private=allow_private)
                 for location in options["sources"]
             ]
-            existing = Event.objects.filter(slug=options["event"]).first()
-            digest = files_digest(files)
-            if options["skip_unchanged"] and existing and existing.import_digest == digest:
-                self.stdout.write(
-                    f"{existing.slug} was last imported from these same files: nothing to do."
-                )
-                return
-            zone = options["timezone"] or (existing.timezone if existing else "")
-            programme = parse_files(
-                files, format_name=options["format"], default_timezone=zone,
-                uid_domain=uid_domain_for(options["event"]),
-                location=existing.location if existing else "",
-            )  # fmt: skip
             with transaction.atomic():
+                # Imports of one event, and the creation of a new one, wait for each other.
+                lock_imports(options["event"])
+                existing = Event.objects.filter(slug=options["event"]).first()
+                if options["if_new"] and existing:
+                    self.stdout.write(
+                        f"{existing.slug} exists: left as its organizers have it (--if-new)."
+                    )
+                    return
+                digest = files_digest(files)
+                if options["skip_unchanged"] and existing and existing.import_digest == digest:
+                    self.stdout.write(
+                        f"{existing.slug} was last imported from these same files: nothing to do."
+                    )
+                    return
+                zone = options["timezone"] or (existing.timezone if existing else "")
+                programme = parse_files(
+                    files, format_name=options["format"], default_timezone=zone,
+                    uid_domain=uid_domain_for(options["event"]),
+                    location=existing.location if existing else "",
+                )  # fmt: skip
                 event = existing
                 if event is None:
                     zone = options["timezone"] or programme.timezone
@@ -111,6 +128,7 @@ class Command(BaseCommand):
                     report = load_programme(
                         event, programme, source="import: " + ", ".join(n for n, _ in files),
                         is_complete=not options["partial"],
+                        accept_new_keys=options["accept_new_keys"],
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
                 Event.objects.filter(pk=event.pk).update(import_digest=digest)

@@ -59,6 +59,11 @@ class Command(BaseCommand):
         if not options["no_collectstatic"]:
             collect_static(out=self.stdout)
         # Imported only now: WhiteNoise indexes the collected files when the app is built.
+        # WeasyPrint takes 0.9 s to import: once here, before the workers are forked and share
+        # it, not in the first PDF request of each worker.
+        import weasyprint  # noqa: F401
+
+        from confsched.web.gunicorn_hooks import close_when_body_may_be_unread
         from confsched.wsgi import application
 
         bind = f"{options['host']}:{options['port']}"
@@ -73,6 +78,8 @@ class Command(BaseCommand):
             # Phones starring every few seconds keep their connection (gunicorn's default is 2 s).
             "keepalive": 5,
             "graceful_timeout": 10,
+            # A request that may get a 413 with its body unread closes its connection.
+            "pre_request": close_when_body_may_be_unread,
         }
 
         class Server(BaseApplication):

@@ -1,0 +1,37 @@
+"""gunicorn server hooks for `confsched serve`.
+
+A request whose body may be refused unread (RequestBodyLimitMiddleware's 413) must not keep its
+connection: the unread body would be taken for the next request on it. The application cannot
+say so itself: a WSGI application may not send a hop-by-hop header such as `Connection` (PEP
+3333; wsgiref, under runserver, refuses one) and gunicorn drops it and writes its own. So the
+decision is made here, before the application runs, by the middleware's rule: a declared length
+over CONFSCHED_MAX_REQUEST_BYTES, or a chunked body. gunicorn then answers `Connection: close`
+and closes. A staff import that is accepted closes its connection too: one reconnect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+
+def may_be_refused_unread(headers: list[tuple[str, str]], *, limit: int) -> bool:
+    """Whether a request with these (upper-cased) headers may get a 413 with its body unread."""
+    for name, value in headers:
+        if name == "TRANSFER-ENCODING":
+            return True
+        if name == "CONTENT-LENGTH":
+            digits = value.strip().lstrip("0")
+            if not digits.isdigit():
+                return bool(digits)  # not a number: refused (400) unread
+            # Compared by length first: int() refuses strings of over 4,300 digits.
+            if len(digits) > len(str(limit)) or int(digits) > limit:
+                return True
+    return False
+
+
+def close_when_body_may_be_unread(worker: Any, req: Any) -> None:
+    """gunicorn's pre_request hook: answer with `Connection: close` and close afterwards."""
+    if may_be_refused_unread(req.headers, limit=settings.CONFSCHED_MAX_REQUEST_BYTES):
+        req.force_close()

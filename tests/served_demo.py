@@ -1,0 +1,64 @@
+"""A real `confsched serve` of the demo event for the tests that need one (scale-out, database
+restarts, Redis down): its own data folder and database, gunicorn in front, stopped after."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from tests.conftest import DEMO_DIR, DEMO_SLUG
+
+CONFSCHED = [sys.executable, "-m", "confsched.cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def reachable(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def confsched(*args: str, env: dict[str, str]) -> str:
+    return subprocess.run(
+        [*CONFSCHED, *args], env=env, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def with_demo(env: dict[str, str]) -> None:
+    """Migrate the database `env` names and import the demo event into it."""
+    confsched("migrate", "--noinput", env=env)
+    demo = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
+    confsched("import", "--event", DEMO_SLUG, "--timezone", "Europe/Paris", *demo, env=env)
+
+
+@contextmanager
+def served(env: dict[str, str]) -> Iterator[str]:
+    """`confsched serve` (one worker) on a free port; yields the demo event's address once the
+    server answers (up to 30 s for collectstatic and the first worker)."""
+    port = free_port()
+    process = subprocess.Popen(  # noqa: S603 - our own command
+        [*CONFSCHED, "serve", "--port", str(port), "--workers", "1"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}/{DEMO_SLUG}/"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base, timeout=5)  # noqa: S310 - our own server
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

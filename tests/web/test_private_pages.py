@@ -1,0 +1,74 @@
+"""Private pages: no cache keeps them, and a page whose address is a secret never passes it on."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from confsched.agenda.models import AgendaLinks
+from tests.conftest import DEMO_SLUG
+
+pytestmark = pytest.mark.django_db
+
+BASE = f"/{DEMO_SLUG}/"
+PASSWORD = "correct horse battery staple 42"
+TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
+
+
+def _signed_in(client: Client) -> User:
+    user = User.objects.create_user("ada", "ada@example.org", PASSWORD, first_name="Ada")
+    client.force_login(user)
+    return user
+
+
+def _headers(response) -> tuple[int, str, str | None]:  # noqa: ANN001
+    return (response.status_code, response["Cache-Control"], response.get("Referrer-Policy"))
+
+
+def test_the_agenda_page_with_its_secrets_is_never_stored(client: Client, demo_event) -> None:
+    _signed_in(client)
+    client.post(BASE + "agenda/share", {"share": "on"})
+    response = client.get(BASE + "agenda/")
+    links = AgendaLinks.objects.get()
+    html = response.content.decode()
+    assert (links.feed_token in html, links.share_token in html) == (True, True)
+    # Alert settings are on this page too (the toggle posts back to it).
+    assert _headers(response) == (200, "private, no-store", "same-origin")
+    assert "Cookie" in response["Vary"]
+
+
+def test_a_visitors_agenda_page_is_never_stored(client: Client, demo_event) -> None:
+    client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1"})
+    assert _headers(client.get(BASE + "agenda/")) == (200, "private, no-store", "same-origin")
+
+
+def test_the_shared_agenda_is_never_stored_and_sends_no_referrer(
+    client: Client, demo_event
+) -> None:
+    _signed_in(client)
+    client.post(BASE + "agenda/share", {"share": "on"})
+    token = AgendaLinks.objects.get().share_token
+    response = Client().get(f"{BASE}agenda/shared/{token}/")
+    assert _headers(response) == (200, "private, no-store", "no-referrer")
+
+
+def test_the_private_feed_sends_no_referrer(client: Client, demo_event) -> None:
+    _signed_in(client)
+    client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1"})
+    client.get(BASE + "agenda/")
+    token = AgendaLinks.objects.get().feed_token
+    response = Client().get(f"{BASE}agenda/{token}.ics")
+    assert _headers(response) == (200, "private, max-age=300", "no-referrer")
+
+
+def test_the_favourites_page_is_never_stored(client: Client, demo_event) -> None:
+    client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1"})
+    response = client.get(BASE + "agenda/favourites/")
+    assert _headers(response) == (200, "private, no-store", "same-origin")
+    assert "Cookie" in response["Vary"]
+
+
+def test_the_plan_page_is_never_stored(client: Client, demo_event) -> None:
+    response = client.get(BASE + "plan/")
+    assert (response.status_code, response["Cache-Control"]) == (200, "private, no-store")
