@@ -1,0 +1,63 @@
+"""A session's speakers and links as rows: read in bulk, written per session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from confsched.interchange import programme as pm
+from confsched.programme.models import (
+    Event,
+    LinkKind,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+)
+
+
+def speaker_links(event: Event, speaker: str) -> dict[int, list[tuple[Any, str]]]:
+    """Per session id, its speakers (the `speaker` field of each) and affiliations in order.
+
+    One join for the whole event, not a prefetch: a prefetch sends every id as a query
+    parameter, and past ~1,000 speakers SQLite refuses the expression as too deep.
+    """
+    links: dict[int, list[tuple[Any, str]]] = {}
+    for session_id, who, affiliation in (
+        SessionSpeaker.objects.filter(session__event=event)
+        .order_by("session_id", "position")
+        .values_list("session_id", speaker, "affiliation")
+    ):
+        links.setdefault(session_id, []).append((who, affiliation))
+    return links
+
+
+def session_links(event: Event) -> dict[int, tuple[pm.SessionLink, ...]]:
+    """Per session id, its links in order: one query for the whole event (see speaker_links)."""
+    found: dict[int, list[pm.SessionLink]] = {}
+    for session_id, url, title, kind in (
+        SessionLink.objects.filter(session__event=event)
+        .order_by("session_id", "position", "pk")
+        .values_list("session_id", "url", "title", "kind")
+    ):
+        found.setdefault(session_id, []).append(pm.SessionLink(url=url, title=title, kind=kind))
+    return {session_id: tuple(links) for session_id, links in found.items()}
+
+
+def has_slides_link(links: tuple[pm.SessionLink, ...]) -> bool:
+    return any(link.kind == LinkKind.SLIDES for link in links)
+
+
+def link_rows(session: Session, links: tuple[pm.SessionLink, ...]) -> list[SessionLink]:
+    return [
+        SessionLink(session=session, position=index, kind=link.kind, title=link.title, url=link.url)
+        for index, link in enumerate(links)
+    ]
+
+
+def set_links(session: Session, links: list[tuple[int, str]]) -> None:
+    SessionSpeaker.objects.filter(session=session).delete()
+    SessionSpeaker.objects.bulk_create(
+        SessionSpeaker(
+            session=session, speaker_id=speaker_id, position=index, affiliation=affiliation
+        )
+        for index, (speaker_id, affiliation) in enumerate(links)
+    )

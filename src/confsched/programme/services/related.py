@@ -1,0 +1,82 @@
+"""What sessions point at: rooms, tracks and levels (facets) and speakers, created or
+updated as an import needs them."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import TypeVar
+
+from confsched.core.text import slugify
+from confsched.interchange import programme as pm
+from confsched.programme.models import (
+    Event,
+    Facet,
+    Room,
+    Speaker,
+)
+from confsched.programme.services.report import LoadReport
+
+FacetT = TypeVar("FacetT", bound=Facet)
+
+
+def facets(
+    model: type[FacetT], event: Event, names: list[str], *, order: list[str] | None = None
+) -> dict[str, FacetT]:
+    """Rows for every name, creating the missing ones with unique slugs after the existing ones.
+
+    New names come in `order` first (the source's own order), then by name.
+    """
+    rows = {row.name: row for row in model._default_manager.filter(event=event)}
+    slugs = {row.slug for row in rows.values()}
+    positions = count(max((row.position for row in rows.values()), default=-1) + 1)
+    missing = set(names) - set(rows) - {""}
+    ordered = [name for name in dict.fromkeys(order or []) if name in missing]
+    for name in ordered + sorted(missing - set(ordered)):
+        slug = base = slugify(name)
+        for suffix in count(2):
+            if slug not in slugs:
+                break
+            slug = f"{base}-{suffix}"
+        slugs.add(slug)
+        rows[name] = model._default_manager.create(
+            event=event, name=name, slug=slug, position=next(positions)
+        )
+    return rows
+
+
+def set_capacities(rooms: dict[str, Room], capacities: dict[str, int]) -> None:
+    """The seats the source gives; a room it says nothing about keeps the organizer's figure."""
+    for name, seats in capacities.items():
+        room = rooms.get(name)
+        if room is not None and room.capacity != seats:
+            room.capacity = seats
+            room.save(update_fields=["capacity"])
+
+
+SPEAKER_FIELDS = ("name", "company", "position", "bio", "avatar_url")
+
+
+def load_speakers(event: Event, programme: pm.Programme, report: LoadReport) -> dict[str, Speaker]:
+    speakers = {row.key: row for row in Speaker.objects.filter(event=event)}
+    for incoming in programme.speakers:
+        values = {name: getattr(incoming, name) for name in SPEAKER_FIELDS}
+        if programme.carries is not None:
+            # A format that tells less about people (no bio, no company) changes only what
+            # it does tell.
+            values = {
+                name: value
+                for name, value in values.items()
+                if f"speaker.{name}" in programme.carries
+            }
+        row = speakers.get(incoming.key)
+        if row is None:
+            speakers[incoming.key] = Speaker.objects.create(
+                event=event, key=incoming.key, **{"name": incoming.name, **values}
+            )
+            report.speakers_created += 1
+        elif changed := [name for name, value in values.items() if getattr(row, name) != value]:
+            for name in changed:
+                setattr(row, name, values[name])
+            row.save(update_fields=changed)
+            report.speakers_updated += 1
+    return speakers

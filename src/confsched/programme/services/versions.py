@@ -1,0 +1,107 @@
+"""Versions and changes: what changed in a session, in words, recorded as one schedule version."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections import Counter
+from typing import Any
+
+from django.db import models, transaction
+
+from confsched.interchange import programme as pm
+from confsched.programme.changes import DETAILS, describe_changes
+from confsched.programme.models import (
+    Change,
+    ChangeKind,
+    Event,
+    ScheduleVersion,
+    Session,
+    SessionLink,
+    SessionSpeaker,
+)
+
+
+def facts(
+    row: Session, speaker_names: list[str], links: tuple[pm.SessionLink, ...]
+) -> dict[str, Any]:
+    return {
+        "title": row.title,
+        "kind": row.kind,
+        "abstract": row.abstract,
+        "starts_at": row.starts_at,
+        "ends_at": row.ends_at,
+        "room": row.room.name if row.room else "",
+        "track": row.track.name if row.track else "",
+        "level": row.level.name if row.level else "",
+        "has_slides": row.has_slides,
+        "language": row.language,
+        "is_cancelled": row.is_cancelled,
+        "speakers": speaker_names,
+        "links": links,
+    }
+
+
+def describe(
+    before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
+) -> list[tuple[str, str]]:
+    """describe_changes, and "links" among the details when the session's links changed."""
+    found = describe_changes(before, after, zone=zone)
+    if before["links"] == after["links"]:
+        return found
+    for index, (kind, words) in enumerate(found):
+        if kind == DETAILS:  # "slides attached" -> "slides attached; links changed"
+            found[index] = (kind, words + "; links changed")
+            return found
+    return [*found, (DETAILS, "links changed")]
+
+
+def session_facts(session: Session) -> dict[str, Any]:
+    """The facts describe_changes compares, read from the database as they are now."""
+    fresh = Session.objects.select_related("room", "track", "level").get(pk=session.pk)
+    names = [
+        link.speaker.name
+        for link in SessionSpeaker.objects.filter(session=session).select_related("speaker")
+    ]
+    refs = tuple(
+        pm.SessionLink(url=url, title=title, kind=kind)
+        for url, title, kind in SessionLink.objects.filter(session=session)
+        .order_by("position", "pk")
+        .values_list("url", "title", "kind")
+    )
+    return facts(fresh, names, refs)
+
+
+@transaction.atomic
+def record_edit(
+    session: Session, before: dict[str, Any] | None, *, editor: str
+) -> ScheduleVersion | None:
+    """After an organizer's edit (or addition, when `before` is None): a version with what
+    changed, and calendars told through SEQUENCE."""
+    if before is None:
+        found = [(ChangeKind.ADDED.value, "added")]
+    else:
+        found = describe(before, session_facts(session), zone=session.event.zone)
+    if session.note_first_start():
+        session.save(update_fields=["first_starts_at"])
+    if not found:
+        return None
+    changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
+    version = record_version(session.event, changes, source=f"edit by {editor}")
+    session.event.save(update_fields=["updated_at"])
+    return version
+
+
+def record_version(event: Event, changes: list[Change], *, source: str) -> ScheduleVersion:
+    """A new version holding `changes`, numbered after the event's last one."""
+    last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
+    counts = Counter(change.kind for change in changes)
+    summary = ", ".join(
+        f"{counts[kind]} {ChangeKind(kind).label.lower()}" for kind in ChangeKind if counts[kind]
+    )
+    version = ScheduleVersion.objects.create(
+        event=event, number=(last["number__max"] or 0) + 1, source=source[:300], summary=summary
+    )
+    for change in changes:
+        change.version = version
+    Change.objects.bulk_create(changes)
+    return version
