@@ -15,9 +15,8 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
-from confsched.programme.importing import import_files
 from confsched.programme.models import Event, ScheduleVersion, Session
-from confsched.programme.services import LoadReport, create_event
+from confsched.programme.services import LoadReport, create_event, import_files
 from tests.conftest import demo_files
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,15 @@ from django.core.management import CommandError, call_command
 from confsched.core.errors import InvalidProgrammeError
 from confsched.interchange.programme import Speaker
 from confsched.interchange.synthetic import synthetic_programme
-from confsched.programme.importing import ImportOptions, import_files
 from confsched.programme.models import Session, SessionSpeaker
 from confsched.programme.models import Speaker as SpeakerRow
-from confsched.programme.services import create_event, load_programme, render_export
+from confsched.programme.services import (
+    ImportOptions,
+    create_event,
+    import_files,
+    load_programme,
+    render_export,
+)
 from tests.conftest import demo_files
 
 pytestmark = pytest.mark.django_db

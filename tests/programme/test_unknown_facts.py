@@ -12,9 +12,8 @@ import pytest
 
 from confsched.interchange.programme import Session as PSession
 from confsched.interchange.sched_pages import parse_sched_pages
-from confsched.programme.importing import ImportOptions, import_files
 from confsched.programme.models import Session
-from confsched.programme.services import load_programme
+from confsched.programme.services import ImportOptions, import_files, load_programme
 from tests.conftest import demo_files
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """The admin's import page: upload files or give a URL, see what the import would do, confirm.
 
-The preview is a dry run (programme.importing). Between preview and confirm the files wait
-under DATA_DIR/imports/<token>/, where the token is random and remembered only in the
+The preview is a dry run (programme/services/importing.py). Between preview and confirm the
+files wait under DATA_DIR/imports/<token>/, where the token is random and remembered only in the
 organizer's own session together with the files' digest and the event's `updated_at`; confirm
 refuses when either changed, so it applies exactly what the preview showed. Files wait a day
 at most: each preview clears older ones.
@@ -26,10 +26,9 @@ from django.template.response import TemplateResponse
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS
-from confsched.programme.importing import ImportOptions, files_digest, import_files
 from confsched.programme.models import Event
 from confsched.programme.semantic import IN_REQUEST, refresh_embeddings
-from confsched.programme.services import LoadReport
+from confsched.programme.services import ImportOptions, LoadReport, files_digest, import_files
 
 SESSION_KEY = "confsched_imports"
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")

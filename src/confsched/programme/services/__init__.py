@@ -6,12 +6,22 @@ of this package are where each piece lives.
 
 from confsched.programme.services.events import create_event
 from confsched.programme.services.export import render_export, snapshot
+from confsched.programme.services.importing import (
+    ImportOptions,
+    files_digest,
+    import_files,
+    sync_event,
+)
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.validation import validate_programme
 from confsched.programme.services.versions import record_edit, session_facts
 
 __all__ = [
+    "ImportOptions",
+    "files_digest",
+    "import_files",
+    "sync_event",
     "LoadReport",
     "create_event",
     "load_programme",

@@ -14,10 +14,15 @@ from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
 from confsched.interchange.zones import guess_zone
-from confsched.programme.importing import files_digest
 from confsched.programme.models import Event, uid_domain_for
 from confsched.programme.semantic import EmbeddingReport, refresh_embeddings
-from confsched.programme.services import LoadReport, create_event, load_programme, lock_imports
+from confsched.programme.services import (
+    LoadReport,
+    create_event,
+    files_digest,
+    load_programme,
+    lock_imports,
+)
 
 
 class Command(BaseCommand):

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.core.errors import ConfschedError
-from confsched.programme.importing import sync_event
 from confsched.programme.models import Event
 from confsched.programme.semantic import refresh_embeddings
+from confsched.programme.services import sync_event
 
 
 class Command(BaseCommand):

@@ -13,7 +13,8 @@ from django.db import transaction
 from confsched.interchange.fetch import fetch_url
 from confsched.interchange.formats import parse_files
 from confsched.programme.models import Event
-from confsched.programme.services import LoadReport, load_programme
+from confsched.programme.services.loading import load_programme
+from confsched.programme.services.report import LoadReport
 
 
 def files_digest(files: list[tuple[str, bytes]]) -> str:
