@@ -1,6 +1,7 @@
 """Importing files into an existing event: for real, or as a dry run that shows what would happen.
 
-The admin's import page and `confsched sync` use these; `confsched import` also creates events.
+The admin's import page and `confsched sync` (sync.py) use these; `confsched import` also
+creates events.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from confsched.interchange.fetch import fetch_url
 from confsched.interchange.formats import parse_files
 from confsched.programme.models import Event
 from confsched.programme.services.loading import load_programme
@@ -73,33 +73,3 @@ def import_files(
     except _DryRun:
         event.refresh_from_db()
     return report
-
-
-def sync_event(event: Event, *, allow_private: bool) -> str:
-    """Fetch the event's sync URL conditionally and import what changed; a line saying what."""
-    headers = {}
-    if event.sync_etag:
-        headers["If-None-Match"] = event.sync_etag
-    if event.sync_last_modified:
-        headers["If-Modified-Since"] = event.sync_last_modified
-    answer = fetch_url(event.sync_url, headers=headers, allow_private=allow_private)
-    if answer.is_not_modified:
-        return "unchanged (the server answered 304 Not Modified)"
-    files = [(event.sync_url, answer.body)]
-    if files_digest(files) == event.import_digest:
-        line = "unchanged (the same content as last imported)"
-    else:
-        report = import_files(event, files, source=f"sync: {event.sync_url}")
-        line = (
-            f"{len(report.created)} sessions created, {len(report.updated)} updated, "
-            f"{report.unchanged} unchanged, {len(report.cancelled)} cancelled, "
-            f"{len(report.flagged)} flagged for review"
-        )
-        if report.version:
-            line += f"; schedule version {report.version.number}"
-    # Saved after the import only: a failed import is tried again, not skipped by a 304.
-    Event.objects.filter(pk=event.pk).update(
-        sync_etag=answer.headers.get("etag", "")[:200],
-        sync_last_modified=answer.headers.get("last-modified", "")[:64],
-    )
-    return line
