@@ -28,7 +28,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from confsched.interchange import frab_xml
+    from confsched.interchange.frab import read as frab_xml
     from confsched.interchange.synthetic import synthetic_programme
     from confsched.programme.services import create_event, load_programme
 

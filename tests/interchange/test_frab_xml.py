@@ -22,7 +22,7 @@ import xmlschema
 from defusedxml.ElementTree import fromstring
 
 from confsched.core.errors import ParseError
-from confsched.interchange.frab_xml import (
+from confsched.interchange.frab.read import (
     DESCRIPTION,
     FORMAT_NAME,
     _html_to_text,
@@ -37,7 +37,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
 
 DEBCONF = "formats/samples/frab-xml/giggity_debconf23.xml"

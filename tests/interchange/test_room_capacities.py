@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from confsched.interchange import c3voc_json, c3voc_schedule2
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
 from confsched.programme.models import Room
 from confsched.programme.services import create_event, load_programme, snapshot
 from tests.interchange.test_c3voc_json import document as v1_document

@@ -12,8 +12,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import sched_pages
-from confsched.interchange.sched_pages import (
+from confsched.interchange.sched import read as sched_pages
+from confsched.interchange.sched.read import (
     _split_speakers,
     looks_like_sched_page,
     parse_sched_pages,

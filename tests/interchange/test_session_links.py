@@ -11,17 +11,21 @@ import pytest
 import xmlschema
 
 from confsched.core.errors import ParseError
-from confsched.interchange import c3voc_json, c3voc_schedule2, csv_format, frab_xml, xcal
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.csv import read as csv_format
 from confsched.interchange.formats import (
     CALENDAR_FIELDS,
     CSV_FIELDS,
     FRAB_FIELDS,
     SESSIONIZE_FIELDS,
 )
-from confsched.interchange.ical import render_ical
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import xcal_read as xcal
+from confsched.interchange.ical.write import render_ical
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import EVERY_FIELD, Programme, Session, SessionLink
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 from tests.interchange.test_c3voc_json import schema_errors
 

@@ -12,7 +12,7 @@ import pytest
 
 from confsched.core.errors import ParseError
 from confsched.interchange.programme import Session, SessionSpeaker, Speaker
-from confsched.interchange.sessionize import (
+from confsched.interchange.sessionize.read import (
     DESCRIPTION,
     FORMAT_NAME,
     LIST_SHAPE_CARRIES,

@@ -11,9 +11,9 @@ import defusedxml.ElementTree as SafeET
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import xcal
+from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 
 NS = "urn:ietf:params:xml:ns:icalendar-2.0"

@@ -11,10 +11,10 @@ import defusedxml.sax
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import xcal
 from confsched.interchange.formats import WRITERS, detect_format
+from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"

@@ -13,17 +13,15 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
-from confsched.interchange import (
-    c3voc_json,
-    c3voc_schedule2,
-    csv_format,
-    frab_xml,
-    ical_reader,
-    sched_pages,
-    sessionize,
-    xcal,
-)
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.programme import Programme
+from confsched.interchange.sched import read as sched_pages
+from confsched.interchange.sessionize import read as sessionize
 
 
 @dataclass(frozen=True)

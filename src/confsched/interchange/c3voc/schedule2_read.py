@@ -87,7 +87,7 @@ from zoneinfo import ZoneInfo
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
-from confsched.interchange.c3voc_json import (
+from confsched.interchange.c3voc.read import (
     _TIME_ZONE_NAME,
     _acronym,
     _date_range,
@@ -111,7 +111,7 @@ from confsched.interchange.c3voc_json import (
     urlless_warning,
 )
 from confsched.interchange.documents import read_json
-from confsched.interchange.frab_xml import PersonKeys
+from confsched.interchange.frab.read import PersonKeys
 from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.programme import (
     Programme,

@@ -23,7 +23,7 @@ STATUS CANCELLED so that calendars drop them. The output depends on the argument
 for byte.
 
 Reading: both forms, by the same rules as the iCalendar reader
-(`confsched.interchange.ical_reader`), for what these writers produce and what other xCal
+(`confsched.interchange.ical.read`), for what these writers produce and what other xCal
 writers commonly do: <date-time> in UTC, with a tzid parameter (an IANA name) or floating,
 <date> for all-day events, <duration>, several <text> in <categories>, <attendee> with a cn
 parameter as a speaker; in the dialect, times as "20260407T114500" (floating: read in
@@ -44,14 +44,14 @@ from icalendar import vDuration
 
 from confsched.core.errors import ParseError
 from confsched.interchange.documents import read_xml
-from confsched.interchange.ical import FALLBACK_DTSTAMP, PRODID, calendar_description
-from confsched.interchange.ical_reader import (
+from confsched.interchange.ical.read import (
     EventFields,
     TimeValue,
     attendee_speaker,
     build_programme,
     describe_event,
 )
+from confsched.interchange.ical.write import FALLBACK_DTSTAMP, PRODID, calendar_description
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
