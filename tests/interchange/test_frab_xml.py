@@ -28,8 +28,8 @@ from confsched.interchange.frab.read import (
     _html_to_text,
     looks_like,
     parse,
-    render,
 )
+from confsched.interchange.frab.write import render
 from confsched.interchange.programme import (
     Programme,
     Session,

@@ -21,6 +21,7 @@ from confsched.interchange.formats import (
     SESSIONIZE_FIELDS,
 )
 from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.frab import write as frab_xml_write
 from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.ical.write import render_ical
 from confsched.interchange.links import link_kind
@@ -164,7 +165,7 @@ def test_frab_keeps_a_relative_href_as_written_without_a_base_url() -> None:
 
 
 def test_frab_writes_links_with_their_c3voc_types(shared_dir: Path) -> None:
-    data = frab_xml.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
+    data = frab_xml_write.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
     text = data.decode()
     start = text.index("<links>")
     assert text[start : text.index("</links>") + 8] == (
@@ -181,7 +182,7 @@ def test_frab_writes_links_with_their_c3voc_types(shared_dir: Path) -> None:
 
 
 def test_frab_writes_no_links_element_for_a_session_without_links() -> None:
-    assert b"<links" not in frab_xml.render(programme_with(), slug="links-con")
+    assert b"<links" not in frab_xml_write.render(programme_with(), slug="links-con")
 
 
 # --- c3voc schedule.json --------------------------------------------------------------------

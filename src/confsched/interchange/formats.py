@@ -17,6 +17,7 @@ from confsched.interchange.c3voc import read as c3voc_json
 from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
 from confsched.interchange.csv import read as csv_format
 from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.frab import write as frab_xml_write
 from confsched.interchange.ical import read as ical_reader
 from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.programme import Programme
@@ -93,7 +94,9 @@ class Writer:
 WRITERS: dict[str, Writer] = {
     writer.extension: writer
     for writer in (
-        Writer("xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml.render),
+        Writer(
+            "xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml_write.render
+        ),
         Writer(
             "json", c3voc_json.FORMAT_NAME, "application/json; charset=utf-8", c3voc_json.render
         ),
