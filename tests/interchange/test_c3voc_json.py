@@ -23,8 +23,8 @@ from confsched.interchange.c3voc.read import (
     _html_to_text,
     looks_like,
     parse,
-    render,
 )
+from confsched.interchange.c3voc.write import render
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files

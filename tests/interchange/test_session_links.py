@@ -13,6 +13,7 @@ import xmlschema
 from confsched.core.errors import ParseError
 from confsched.interchange.c3voc import read as c3voc_json
 from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import write as c3voc_json_write
 from confsched.interchange.csv import read as csv_format
 from confsched.interchange.formats import (
     CALENDAR_FIELDS,
@@ -281,7 +282,7 @@ def test_c3voc_json_refuses_malformed_links(event: dict, message: str) -> None:
 
 
 def test_c3voc_json_writes_references_that_validate(shared_dir: Path) -> None:
-    data = c3voc_json.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
+    data = c3voc_json_write.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
     (event,) = json.loads(data)["schedule"]["conference"]["days"][0]["rooms"]["Hall"]
     assert event["links"] == [
         {"type": "slides", "title": "Engines deck", "url": "https://speakerdeck.com/ada/engines"},

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
 from confsched.interchange.c3voc import read as c3voc_json
 from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import write as c3voc_json_write
 from confsched.interchange.csv import read as csv_format
 from confsched.interchange.frab import read as frab_xml
 from confsched.interchange.frab import write as frab_xml_write
@@ -98,7 +99,10 @@ WRITERS: dict[str, Writer] = {
             "xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml_write.render
         ),
         Writer(
-            "json", c3voc_json.FORMAT_NAME, "application/json; charset=utf-8", c3voc_json.render
+            "json",
+            c3voc_json.FORMAT_NAME,
+            "application/json; charset=utf-8",
+            c3voc_json_write.render,
         ),
         # schedule.xcal is the frab/pentabarf dialect that frab and pretalx serve there and the
         # phone apps (Giggity) read; the standard form has its own name.

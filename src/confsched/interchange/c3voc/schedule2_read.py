@@ -88,16 +88,6 @@ from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.c3voc.read import (
-    _TIME_ZONE_NAME,
-    _acronym,
-    _date_range,
-    _dump,
-    _is_uuid,
-    _local_midnight,
-    _room_json,
-    _slug_and_url,
-    _uuid_for,
-    _writer_zone,
     clean_text,
     describe_value,
     identity_field,
@@ -109,6 +99,18 @@ from confsched.interchange.c3voc.read import (
     text_field,
     unknown_fields,
     urlless_warning,
+)
+from confsched.interchange.c3voc.write import (
+    _TIME_ZONE_NAME,
+    _acronym,
+    _date_range,
+    _dump,
+    _is_uuid,
+    _local_midnight,
+    _room_json,
+    _slug_and_url,
+    _uuid_for,
+    _writer_zone,
 )
 from confsched.interchange.documents import read_json
 from confsched.interchange.frab.read import PersonKeys
