@@ -630,7 +630,7 @@ def test_refuses_hostile_json() -> None:
     [("de, en", "de"), ("en, de", "en"), ("de/en", "de"), ("Deutsch; English", "de"), ("fr", "fr")],
 )
 def test_a_bilingual_talk_is_written_in_its_first_language(language: str, code: str) -> None:
-    from confsched.interchange.c3voc.schedule2_read import render
+    from confsched.interchange.c3voc.schedule2_write import render
     from confsched.interchange.programme import Programme
 
     start = datetime(2024, 12, 27, 11, 0, tzinfo=UTC)
@@ -652,7 +652,7 @@ def test_a_bilingual_talk_is_written_in_its_first_language(language: str, code: 
 
 @pytest.mark.shared
 def test_the_38c3_bilingual_talks_keep_their_first_language(shared_dir: Path) -> None:
-    from confsched.interchange.c3voc.schedule2_read import render
+    from confsched.interchange.c3voc.schedule2_write import render
 
     name = "eventfahrplan_schedule-38c3-20251206.xml"
     data = (shared_dir / "formats" / "samples" / "frab-xml" / name).read_bytes()

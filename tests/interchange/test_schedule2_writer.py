@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from confsched.interchange.c3voc.schedule2_read import parse, render, session_guid
+from confsched.interchange.c3voc.schedule2_read import parse
+from confsched.interchange.c3voc.schedule2_write import render, session_guid
 from confsched.interchange.formats import WRITERS
 from confsched.interchange.programme import (
     Programme,

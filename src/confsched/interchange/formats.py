@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
 from confsched.interchange.c3voc import read as c3voc_json
 from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import schedule2_write as c3voc_schedule2_write
 from confsched.interchange.c3voc import write as c3voc_json_write
 from confsched.interchange.csv import read as csv_format
 from confsched.interchange.frab import read as frab_xml
@@ -119,7 +120,7 @@ WRITERS: dict[str, Writer] = {
             "schedule2",
             c3voc_schedule2.FORMAT_NAME,
             "application/json; charset=utf-8",
-            c3voc_schedule2.render,
+            c3voc_schedule2_write.render,
         ),
     )
 }
