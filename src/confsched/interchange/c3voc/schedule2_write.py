@@ -28,21 +28,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote
+from datetime import datetime, time, timedelta, tzinfo
 
 from confsched.core.text import slugify
-from confsched.interchange.c3voc.write import (
+from confsched.interchange.c3voc.layout import (
     _TIME_ZONE_NAME,
     _acronym,
-    _date_range,
     _dump,
     _is_uuid,
     _local_midnight,
     _room_json,
     _slug_and_url,
     _uuid_for,
-    _writer_zone,
+    layout,
 )
 from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.programme import Programme, Session, SessionLink, Speaker
@@ -80,25 +78,10 @@ def render(
     are identical bytes.
     """
     del now
-    zone = _writer_zone(programme.timezone)
-    base_url = f"{base_url.rstrip('/')}/{quote(slug, safe='')}/" if base_url else ""
-    shown = sorted(
-        (
-            s
-            for s in {s.key: s for s in programme.sessions}.values()
-            if s.starts_at is not None and not s.needs_review
-        ),
-        key=lambda s: (s.starts_at, s.key),
-    )
-    rooms = list(dict.fromkeys(room for room in programme.rooms if room))
-    rooms += sorted({s.room for s in shown if s.room and s.room not in rooms})
+    laid = layout(programme, slug=slug, base_url=base_url, cancelled=True)
+    zone, base_url, shown, rooms = laid.zone, laid.base_url, laid.sessions, laid.rooms
+    first, last, speakers = laid.first, laid.last, laid.speakers
     track_slugs = _track_slugs(sorted({s.track for s in shown if s.track}))
-    by_day: dict[date, list[Session]] = {}
-    for session in shown:
-        assert session.starts_at is not None  # `shown` holds scheduled sessions only
-        by_day.setdefault(session.starts_at.astimezone(zone).date(), []).append(session)
-    first, last = _date_range(programme, by_day)
-    speakers = {speaker.key: speaker for speaker in programme.speakers}
 
     conference: dict[str, object] = {
         "acronym": _acronym(slug),
