@@ -19,9 +19,9 @@ from confsched.interchange.csv.read import (
     FORMAT_NAME,
     looks_like,
     parse,
-    render,
     split_speaker,
 )
+from confsched.interchange.csv.write import render
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import ROOT, demo_files

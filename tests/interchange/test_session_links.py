@@ -15,6 +15,7 @@ from confsched.interchange.c3voc import read as c3voc_json
 from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
 from confsched.interchange.c3voc import write as c3voc_json_write
 from confsched.interchange.csv import read as csv_format
+from confsched.interchange.csv import write as csv_format_write
 from confsched.interchange.formats import (
     CALENDAR_FIELDS,
     CSV_FIELDS,
@@ -23,7 +24,7 @@ from confsched.interchange.formats import (
 )
 from confsched.interchange.frab import read as frab_xml
 from confsched.interchange.frab import write as frab_xml_write
-from confsched.interchange.ical import xcal_read as xcal
+from confsched.interchange.ical import xcal_write as xcal_write
 from confsched.interchange.ical.write import render_ical
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import EVERY_FIELD, Programme, Session, SessionLink
@@ -414,7 +415,7 @@ def test_csv_refusal_of_a_long_link_is_cut_short() -> None:
 
 def test_csv_writes_each_links_kind_and_reads_it_back() -> None:
     odd = SessionLink(url="https://x.org/o", title="Part 1; part 2;", kind="slides")
-    data = csv_format.render(programme_with(DECK, VIDEO, REPO, odd), slug="links-con")
+    data = csv_format_write.render(programme_with(DECK, VIDEO, REPO, odd), slug="links-con")
     row = data.decode("utf-8-sig").split("\r\n")[1]
     assert row == (
         "a,Engines,Talk,2026-04-07T10:00+02:00,2026-04-07T10:30+02:00,Europe/Paris,Hall,,,,,,yes,"
@@ -445,7 +446,7 @@ def test_ical_attaches_each_link() -> None:
 
 
 def test_xcal_attaches_each_link() -> None:
-    text = xcal.render(programme_with(DECK, VIDEO), slug="links-con").decode()
+    text = xcal_write.render(programme_with(DECK, VIDEO), slug="links-con").decode()
     assert text.count("<attach>") == 2
     assert "<attach>\n            <uri>https://youtu.be/abc123</uri>\n          </attach>" in text
 
