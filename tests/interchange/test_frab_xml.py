@@ -25,11 +25,11 @@ from confsched.core.errors import ParseError
 from confsched.interchange.frab.read import (
     DESCRIPTION,
     FORMAT_NAME,
-    _html_to_text,
     looks_like,
     parse,
 )
 from confsched.interchange.frab.write import render
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import (
     Programme,
     Session,

@@ -63,9 +63,8 @@ from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_json
-from confsched.interchange.frab.read import PersonKeys
 from confsched.interchange.html_text import html_to_text as _html_to_text
-from confsched.interchange.identity import visible
+from confsched.interchange.identity import PersonKeys, visible
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import (
     Programme,

@@ -78,7 +78,7 @@ from confsched.interchange.c3voc.read import (
     urlless_warning,
 )
 from confsched.interchange.documents import read_json
-from confsched.interchange.frab.read import PersonKeys
+from confsched.interchange.identity import PersonKeys
 from confsched.interchange.programme import (
     Programme,
     Session,

@@ -56,18 +56,29 @@ with a warning; such a `default_timezone` is refused.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from urllib.parse import urljoin
 from xml.etree.ElementTree import Element
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_xml
-from confsched.interchange.html_text import html_to_text as _html_to_text
-from confsched.interchange.identity import derived_key, unique_keys, visible
+from confsched.interchange.frab.elements import (
+    _absolute,
+    _children,
+    _clean,
+    _clock,
+    _date,
+    _datetime,
+    _line,
+    _no_events,
+    _plus,
+    _quoted,
+    _text,
+    _unknown,
+)
+from confsched.interchange.identity import PersonKeys, derived_key, unique_keys, visible
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import (
     Programme,
@@ -77,7 +88,6 @@ from confsched.interchange.programme import (
     Speaker,
 )
 from confsched.interchange.zones import (
-    plus_duration,
     skipped_time,
     wall_time,
     zone_out_of_reach,
@@ -91,15 +101,8 @@ _ROOT = re.compile(
     re.DOTALL,
 )
 _DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_CLOCK = re.compile(r"(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 _DURATION = re.compile(r"(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 _HTTP = re.compile(r"https?://\S+")
-
-_HTML_TAG = re.compile(
-    r"</?(?:p|br|div|span|a|ul|ol|li|em|strong|b|i|u|h[1-6]|pre|code|blockquote|img|hr|table"
-    r"|tr|td|th|dl|dt|dd|sup|sub|tt)\b[^>]*>",
-    re.IGNORECASE,
-)
 
 
 # --------------------------------------------------------------------------------------------
@@ -132,57 +135,6 @@ def _given_zone(name: str, source: str) -> tzinfo | None:
     if not is_zone_name(name):
         raise ParseError(f"--timezone: {zone_problem(name)}", source=source)
     return get_zone(name)
-
-
-class PersonKeys:
-    """Speaker keys for people a source names by id, keeping apart people who share an id.
-
-    Schedules merged from several sub-schedules (a congress and its assemblies) reuse person
-    ids, so one id can carry two or three names: these are different people. The first name
-    seen under an id keeps the id as its key; every other name gets "<id>~<slug of the name>"
-    (with "-2", "-3" should two names share a slug), stable across imports of the same file.
-    Names are compared with spacing and case ignored, so "Ada  lovelace" is still "Ada Lovelace".
-    Shared by the frab-family readers (schedule.xml, schedule.json, schedule2).
-    """
-
-    def __init__(self) -> None:
-        self._keys: dict[str, dict[str, str]] = {}  # id -> folded name -> key
-        self._names: dict[str, list[str]] = {}  # id -> names as first written
-        self._labels: dict[str, str] = {}  # id -> the field it came from (guid, id, code)
-        self._taken: set[str] = set()
-
-    def key(self, ident: str, name: str, *, label: str = "id") -> str:
-        """The key of the person called `name` under the source's `ident` (its `label` field)."""
-        ident = visible(ident) or slugify(name)  # an id of zero-width spaces is no id
-        folded = " ".join(name.split()).casefold()
-        keys = self._keys.setdefault(ident, {})
-        if folded in keys:
-            return keys[folded]
-        if not keys:
-            key = ident
-            self._labels[ident] = label
-        else:
-            key = base = f"{ident}~{slugify(name)}"
-            number = 2
-            while key in self._taken:
-                key, number = f"{base}-{number}", number + 1
-        keys[folded] = key
-        self._names.setdefault(ident, []).append(" ".join(name.split()))
-        self._taken.add(key)
-        return key
-
-    def warning(self) -> str:
-        """For programme.warnings: how many ids name several people, with the first example."""
-        shared = [ident for ident, names in self._names.items() if len(names) > 1]
-        if not shared:
-            return ""
-        ident = shared[0]
-        names = self._names[ident]
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-        example = f"person {self._labels[ident]} {ident} names {len(names)} people: {shown}"
-        if len(shared) == 1:
-            return f"{example}; keyed apart"
-        return f"{len(shared)} person ids name several people; keyed apart (e.g. {example})"
 
 
 @dataclass
@@ -524,128 +476,3 @@ class _Reader:
             start = start or min(local)
             end = end or max(local)
         return start, end
-
-
-def _plus(value: datetime, delta: timedelta) -> datetime | None:
-    """`value + delta` in absolute time, or None past the years datetime holds."""
-    try:
-        return plus_duration(value, delta)
-    except OverflowError:
-        return None
-
-
-def _quoted(text: str, limit: int = 64) -> str:
-    """`text` quoted for a message, cut short: a mutated file may hold megabytes in one value."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
-
-
-# What a frab schedule holds where events go; anything else found there is named in the refusal.
-_EXPECTED = {"schedule": {"conference", "version", "generator"}, "day": {"room", "event"}}
-
-
-def _no_events(root: Element) -> str:
-    """Why a document without events is refused, naming what it holds in their place."""
-    days = root.findall("day")
-    parents = [*days, *(room for day in days for room in day.findall("room"))] or [root]
-    found: dict[str, None] = {}
-    for parent in parents:
-        expected = _EXPECTED.get(parent.tag, {"event"})
-        for child in parent:
-            if isinstance(child.tag, str) and child.tag not in expected:
-                found.setdefault(f"<{child.tag}> under <{parent.tag}>")
-    if found:
-        shown = ", ".join(list(found)[:3])
-        if len(found) > 3:
-            shown += f" and {len(found) - 3} more"
-        return f"no <event> elements: found {shown}; this is not a frab schedule.xml"
-    if not days:
-        return "no <event> elements: <schedule> holds no <day>; there is no programme to import"
-    held = "its <day> holds" if len(days) == 1 else f"its {len(days)} <day> elements hold"
-    return f"no <event> elements: {held} no events; there is no programme to import"
-
-
-# Session fields, and the elements of an <event> that carry them: with none of them present,
-# the event says nothing about the field.
-_CARRIERS = {
-    "kind": ("type",),
-    "track": ("track",),
-    "language": ("language",),
-    "abstract": ("subtitle", "abstract", "description"),
-    "speakers": ("persons",),
-    "links": ("links", "attachments"),
-    "ends_at": ("duration",),
-}
-
-
-def _unknown(element: Element, wrapper: str) -> frozenset[str]:
-    """The fields `element` carries no element for (Session.unknown)."""
-    unknown = {
-        name for name, tags in _CARRIERS.items() if all(element.find(tag) is None for tag in tags)
-    }
-    if not wrapper and element.find("room") is None:
-        unknown.add("room")
-    return frozenset(unknown)
-
-
-def _children(parent: Element, path: str, tag: str) -> Iterable[tuple[str, Element]]:
-    for index, child in enumerate(parent.findall(tag), start=1):
-        yield f"{path}/{tag}[{index}]", child
-
-
-def _text(parent: Element, name: str) -> str:
-    child = parent.find(name)
-    if child is None:
-        return ""
-    return "".join(child.itertext()).strip()
-
-
-def _absolute(base_url: str, href: str) -> str:
-    """`href` read against `base_url`; as written when there is none or urllib cannot split it."""
-    if not base_url:
-        return href
-    try:
-        return urljoin(base_url, href)
-    except ValueError:  # "http://[" and the like: the database check drops it later
-        return href
-
-
-def _line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _date(text: str) -> date | None:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        return None
-
-
-def _datetime(text: str) -> datetime | None:
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
-
-
-def _clock(text: str) -> time | None:
-    match = _CLOCK.fullmatch(text)
-    if match is None:
-        return None
-    return time(int(match["h"]), int(match["m"]), int(match["s"] or 0))
-
-
-def _clean(text: str) -> str:
-    """Plain text of an abstract: indentation undone, HTML converted, paragraphs kept."""
-    text = _dedent(text.replace("\r\n", "\n").replace("\r", "\n"))
-    if _HTML_TAG.search(text):
-        text = _html_to_text(text)
-    lines = [line.rstrip() for line in text.split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n").strip()
-
-
-def _dedent(text: str) -> str:
-    """Remove the indentation a pretty-printer gave every line after the first."""
-    first, *rest = text.strip("\n").split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
-    cut = min(indents, default=0)
-    return "\n".join([first, *(line[cut:] for line in rest)])
