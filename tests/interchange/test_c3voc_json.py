@@ -20,11 +20,11 @@ from confsched.core.errors import ParseError
 from confsched.interchange.c3voc.read import (
     DESCRIPTION,
     FORMAT_NAME,
-    _html_to_text,
     looks_like,
     parse,
 )
 from confsched.interchange.c3voc.write import render
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files

@@ -21,7 +21,7 @@ from urllib.parse import quote, urljoin
 import orjson
 
 from confsched.core.text import slugify
-from confsched.interchange.c3voc.read import _zone_or_none
+from confsched.interchange.c3voc.values import _zone_or_none
 from confsched.interchange.programme import Programme, Session, Speaker
 
 # The schema's own patterns, applied as JSON Schema does (re.search, not anchored).

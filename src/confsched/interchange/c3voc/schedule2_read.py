@@ -64,11 +64,11 @@ from zoneinfo import ZoneInfo
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
-from confsched.interchange.c3voc.read import (
+from confsched.interchange.c3voc.read import looks_like_schedule2
+from confsched.interchange.c3voc.values import (
     clean_text,
     describe_value,
     identity_field,
-    looks_like_schedule2,
     plain_text,
     read_links,
     room_capacities,
