@@ -18,8 +18,8 @@ from confsched.interchange.sessionize.read import (
     LIST_SHAPE_CARRIES,
     looks_like,
     parse,
-    split_tag_line,
 )
+from confsched.interchange.sessionize.sessions import split_tag_line
 from tests.conftest import ROOT, demo_files
 
 NEW_YORK = ZoneInfo("America/New_York")
