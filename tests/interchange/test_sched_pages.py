@@ -14,10 +14,10 @@ import pytest
 from confsched.core.errors import ParseError
 from confsched.interchange.sched import read as sched_pages
 from confsched.interchange.sched.read import (
-    _split_speakers,
     looks_like_sched_page,
     parse_sched_pages,
 )
+from confsched.interchange.sched.titles import _split_speakers
 from tests.conftest import DEMO_DIR, demo_files
 
 # key, start and end (CEST), room, track ("type"), audience level, slides attached

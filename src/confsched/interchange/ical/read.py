@@ -98,7 +98,7 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.identity import derived_key, unique_keys, visible
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched.read import KINDS
+from confsched.interchange.sched.titles import KINDS
 from confsched.interchange.zones import plus_duration, skipped_time, wall_time
 
 FORMAT_NAME = "ical"
