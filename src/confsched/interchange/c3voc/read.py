@@ -12,7 +12,7 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
   events without room (the room they are listed under) or without persons; persons with
   `public_name` (frab) or `name` (pretalx), keyed by guid, else code, else id, else the slug
   of their name. One id under several names is several people (merged schedules reuse ids):
-  see `frab_xml.PersonKeys`; a warning counts such ids.
+  see `identity.PersonKeys`; a warning counts such ids.
 * Times: an event's `date` carries an explicit offset and is trusted over `start` and over
   `time_zone_name`; pretalx's DemoCon declares "UTC" and writes +01:00, and the offsets win
   (with a warning). Without `date`, the day's date and `start` are read in the declared zone
@@ -42,7 +42,7 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
 What it refuses (a ParseError naming the JSON path): JSON that `documents.read_json` refuses
 (huge numbers, deep nesting); values of the wrong type where the reader needs them; a file
 without events (a schedule2 document, with its flat `schedule.events`, is pointed to its own
-reader, `c3voc_schedule2`, which the sniffer also sends it to); times that leave the years 1
+reader, `c3voc.schedule2_read`, which the sniffer also sends it to); times that leave the years 1
 to 9999 once converted to UTC or to the programme's zone, or once the duration is added. A
 zone name that is not in the tz database (a folder such as "Europe", a 300-letter name) is
 ignored with a warning, as the declared zone, or refused, as `default_timezone`.
@@ -95,7 +95,7 @@ _CONFERENCE_KEY = re.compile(r'(?<!\\)"conference"\s*:\s*\{')
 # v1 lists events per day in "rooms" objects; schedule2 has one "events" array and none.
 _ROOMS_OBJECT = re.compile(r'(?<!\\)"rooms"\s*:\s*\{')
 _EVENTS_ARRAY = re.compile(r'(?<!\\)"events"\s*:\s*\[')
-SCHEDULE2_FORMAT_NAME = "c3voc-schedule2"  # the reader of c3voc_schedule2, named in refusals
+SCHEDULE2_FORMAT_NAME = "c3voc-schedule2"  # the reader of c3voc.schedule2_read, named in refusals
 
 
 def looks_like(head: str) -> bool:

@@ -4,7 +4,7 @@ Spec: the draft JSON Schema of voc/schedule, validator/json/schema2.json ("alpha
 {"schedule": {"version", "conference": {"acronym", "title", "start", "end", "time_zone_name",
 "rooms": [{"name", "guid", "slug"}], "tracks": [{"name", "slug"}], "days": [{"index", "date",
 "start", "end"}], "defaults": {"language"}}, "events": [event or meta event, …]}}. Unlike v1
-(`c3voc_json`), the events are one flat list with absolute `start` and `end`; an event names
+(`c3voc.read`), the events are one flat list with absolute `start` and `end`; an event names
 its room and track by reference, and its people as `participants` with a role.
 
 Reading is lenient, as for v1; what it does:
@@ -13,7 +13,7 @@ Reading is lenient, as for v1; what it does:
 * Identity: a session's key is the event's `guid`, else `id`, else `code`, else `slug`, else
   "c3voc-" and 12 hex digits of the SHA-256 of its start, room and title. Two events with one
   key refuse the file. A guid that is not a string is warned about, as in v1
-  (`c3voc_json.identity_field`); invisible characters are dropped from ids.
+  (`c3voc.values.identity_field`); invisible characters are dropped from ids.
 * A field an event has no key for ("track", "language", "type", "room", the texts,
   "participants"/"persons", "links" and "attachments", "end" and "duration") is unknown for
   that session (`Session.unknown`), not empty; a key that is null or "" says "none".
@@ -35,14 +35,14 @@ Reading is lenient, as for v1; what it does:
   language to text; a map gives the text in the event's language, else the conference's
   default language, else English, else its first entry. The abstract is the subtitle, the
   abstract and the description, blank lines between (a description equal to the abstract
-  once), HTML as plain text (see `c3voc_json.clean_text`).
+  once), HTML as plain text (see `c3voc.values.clean_text`).
 * State: CANCELED and WITHDRAWN sessions are read as cancelled; DRAFT and SUBMITTED ones as
   awaiting review; REJECTED and DELETED ones are left out (with a note), as they are not part
   of the programme; CONFIRMED, ACCEPTED, DELAYED and no state as scheduled. A state the schema
   does not name is read as scheduled, with a warning.
 * People: `participants` (or v1's `persons`) with `name` (or `public_name`), keyed by guid,
   else code, else id, else the slug of the name; one id under several names is several people
-  (`frab_xml.PersonKeys`). Roles, logos, urls and colours have no place in a Programme.
+  (`identity.PersonKeys`). Roles, logos, urls and colours have no place in a Programme.
 * Links: `links`, then `attachments`, as in v1 (`c3voc_json.read_links`): references {url,
   title, type} with the types in upper case (SLIDES, MEDIA, WEB, …) or plain addresses; a
   relative url is read against `conference.url`.

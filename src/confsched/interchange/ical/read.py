@@ -34,7 +34,7 @@ Mapping, per VEVENT:
   place (`identity.unique_keys`): the first by start, room and title keeps the key, the
   others get "-2", "-3" … and a warning.
   RRULE is not expanded: the first occurrence is read, with a warning.
-* SUMMARY is the title; a leading "Kind: " for a kind in `sched_pages.KINDS` becomes the kind
+* SUMMARY is the title; a leading "Kind: " for a kind in `sched.titles.KINDS` becomes the kind
   ("Lightning Talk: X", as render_ical writes it). HTML entities are unescaped: Sched writes
   "Q&amp;A" in summaries.
 * DESCRIPTION is the abstract; HTML (lca2020's feed) becomes plain text, keeping paragraphs

@@ -13,7 +13,7 @@ RFC 6321 is the standard form: `<icalendar xmlns="urn:ietf:params:xml:ns:icalend
 <vcalendar>` with the calendar's <properties> (prodid, version, calscale, method, x-wr-calname,
 x-wr-timezone) and one <vevent> per session in <components>. `render` writes it.
 
-Both carry the iCalendar feed's values (`confsched.interchange.ical`): UID "{key}@{uid_domain}",
+Both carry the iCalendar feed's values (`ical.write`): UID "{key}@{uid_domain}",
 SUMMARY "Kind: Title", DESCRIPTION the speakers line, a blank line and the abstract,
 CATEGORIES (the dialect: <category>) the track, ATTACH (a uri) each of its links. RFC 6321
 LOCATION is "Room, {location}" as in the feed. Its times are UTC date-times
