@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from confsched.core.errors import ParseError
+from confsched.interchange.sched import listing as sched_listing
 from confsched.interchange.sched import read as sched_pages
 from confsched.interchange.sched import titles as sched_titles
 from confsched.interchange.sched.read import (
@@ -418,7 +419,7 @@ def test_long_runs_of_spaces_are_read_in_one_pass() -> None:
     ],
 )
 def test_event_name_from_the_registration_sentence(line: str, name: str) -> None:
-    assert sched_pages._event_name(line) == name
+    assert sched_listing._event_name(line) == name
 
 
 def test_many_speakers_are_matched_by_lookup_not_by_comparison(
