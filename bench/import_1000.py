@@ -28,14 +28,17 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from confsched.interchange import frab_xml
+    from confsched.interchange.frab import read as frab_xml
+    from confsched.interchange.frab import write as frab_xml_write
     from confsched.interchange.synthetic import synthetic_programme
     from confsched.programme.services import create_event, load_programme
 
     call_command("migrate", verbosity=0)
     inputs = []
     synthetic = replace(synthetic_programme(1000, rooms=20, days=3), timezone="Europe/Paris")
-    inputs.append(("synthetic frab XML, 1,000 sessions", frab_xml.render(synthetic, slug="bench")))
+    inputs.append(
+        ("synthetic frab XML, 1,000 sessions", frab_xml_write.render(synthetic, slug="bench"))
+    )
     if SAMPLE.exists():
         inputs.append(("38C3 schedule.xml, 1,007 events", SAMPLE.read_bytes()))
     for number, (label, data) in enumerate(inputs):

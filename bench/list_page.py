@@ -35,7 +35,7 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.interchange.sched.read import parse_sched_pages
     from confsched.interchange.synthetic import synthetic_programme
     from confsched.programme.services import create_event, load_programme
 

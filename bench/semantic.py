@@ -32,7 +32,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.interchange.sched.read import parse_sched_pages
     from confsched.programme import semantic
 
     files = [(path.name, path.read_bytes()) for path in sorted(DEMO.glob("*.txt"))]

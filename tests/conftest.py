@@ -9,7 +9,7 @@ from typing import NoReturn
 import pytest
 
 from confsched.interchange.programme import Programme
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_DIR = ROOT / "demo" / "pytorch-conference-europe-2026"

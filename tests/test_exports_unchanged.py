@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from confsched.interchange.formats import WRITERS, parse_files
-from confsched.interchange.ical import render_ical
+from confsched.interchange.ical.write import render_ical
 from confsched.interchange.programme import Programme
 from tests.conftest import DEMO_SLUG, SHARED_DIR, demo_files, unavailable
 

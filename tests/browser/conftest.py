@@ -56,7 +56,7 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def demo_live(transactional_db, live_server) -> str:  # noqa: ANN001 - pytest fixtures
     """The demo event loaded where the live server sees it; returns its schedule's URL."""
-    from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.interchange.sched.read import parse_sched_pages
     from confsched.programme.services import create_event, load_programme
     from tests.conftest import DEMO_SLUG, demo_files
 

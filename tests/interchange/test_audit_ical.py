@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import ical_reader, xcal
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.programme import Programme, Session
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 
 PARIS = ZoneInfo("Europe/Paris")
 UNTITLED = "an event with no UID and no SUMMARY: no title, shown as 'Untitled event'"

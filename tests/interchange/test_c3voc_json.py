@@ -17,16 +17,16 @@ from pathlib import Path
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange.c3voc_json import (
+from confsched.interchange.c3voc.read import (
     DESCRIPTION,
     FORMAT_NAME,
-    _html_to_text,
     looks_like,
     parse,
-    render,
 )
+from confsched.interchange.c3voc.write import render
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
 from tests.interchange.schemas import schema_errors as errors_of
 from tests.interchange.schemas import schema_validator

@@ -14,9 +14,11 @@ import jsonschema
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import c3voc_json, frab_xml, sessionize
-from confsched.interchange.c3voc_schedule2 import DESCRIPTION, FORMAT_NAME, looks_like, parse
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc.schedule2_read import DESCRIPTION, FORMAT_NAME, looks_like, parse
+from confsched.interchange.frab import read as frab_xml
 from confsched.interchange.programme import Session, SessionSpeaker, Speaker
+from confsched.interchange.sessionize import read as sessionize
 from tests.interchange.schemas import schema_validator
 
 CEST = timezone(timedelta(hours=2))
@@ -628,7 +630,7 @@ def test_refuses_hostile_json() -> None:
     [("de, en", "de"), ("en, de", "en"), ("de/en", "de"), ("Deutsch; English", "de"), ("fr", "fr")],
 )
 def test_a_bilingual_talk_is_written_in_its_first_language(language: str, code: str) -> None:
-    from confsched.interchange.c3voc_schedule2 import render
+    from confsched.interchange.c3voc.schedule2_write import render
     from confsched.interchange.programme import Programme
 
     start = datetime(2024, 12, 27, 11, 0, tzinfo=UTC)
@@ -650,7 +652,7 @@ def test_a_bilingual_talk_is_written_in_its_first_language(language: str, code: 
 
 @pytest.mark.shared
 def test_the_38c3_bilingual_talks_keep_their_first_language(shared_dir: Path) -> None:
-    from confsched.interchange.c3voc_schedule2 import render
+    from confsched.interchange.c3voc.schedule2_write import render
 
     name = "eventfahrplan_schedule-38c3-20251206.xml"
     data = (shared_dir / "formats" / "samples" / "frab-xml" / name).read_bytes()

@@ -13,17 +13,17 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange.csv_format import (
+from confsched.interchange.csv.read import (
     COLUMNS,
     DESCRIPTION,
     FORMAT_NAME,
     looks_like,
     parse,
-    render,
     split_speaker,
 )
+from confsched.interchange.csv.write import render
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import ROOT, demo_files
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -11,15 +11,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from confsched.interchange import (
-    c3voc_json,
-    c3voc_schedule2,
-    csv_format,
-    frab_xml,
-    ical_reader,
-    sessionize,
-)
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import read as ical_reader
 from confsched.interchange.programme import Programme, Session
+from confsched.interchange.sessionize import read as sessionize
 from confsched.interchange.zones import plus_duration, wall_time
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -22,14 +22,14 @@ import xmlschema
 from defusedxml.ElementTree import fromstring
 
 from confsched.core.errors import ParseError
-from confsched.interchange.frab_xml import (
+from confsched.interchange.frab.read import (
     DESCRIPTION,
     FORMAT_NAME,
-    _html_to_text,
     looks_like,
     parse,
-    render,
 )
+from confsched.interchange.frab.write import render
+from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.programme import (
     Programme,
     Session,
@@ -37,7 +37,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
 
 DEBCONF = "formats/samples/frab-xml/giggity_debconf23.xml"

@@ -11,9 +11,9 @@ import vobject
 from icalendar import Calendar
 
 from confsched.interchange.formats import parse_files
-from confsched.interchange.ical import FALLBACK_DTSTAMP, render_ical
+from confsched.interchange.ical.write import FALLBACK_DTSTAMP, render_ical
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 
 DOMAIN = "confsched.example"

@@ -8,7 +8,7 @@ import pytest
 from icalendar import Calendar
 from icalendar.parser import Contentline
 
-from confsched.interchange.ical import _folded, render_ical, to_ical_bytes
+from confsched.interchange.ical.write import _folded, render_ical, to_ical_bytes
 from confsched.interchange.synthetic import synthetic_programme
 
 
@@ -62,7 +62,7 @@ def test_ascii_folding_matches_the_librarys_at_every_escape_position() -> None:
 def _values(session, programme, **overrides):  # noqa: ANN001, ANN003, ANN202
     from zoneinfo import ZoneInfo
 
-    from confsched.interchange.ical import event_values
+    from confsched.interchange.ical.write import event_values
 
     values = event_values(
         session, programme=programme, zone=overrides.pop("zone", ZoneInfo("Europe/Paris")),
@@ -83,7 +83,7 @@ def test_the_fast_vevent_is_the_librarys_byte_for_byte(text: str) -> None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from confsched.interchange.ical import library_event, vevent_bytes
+    from confsched.interchange.ical.write import library_event, vevent_bytes
     from confsched.interchange.programme import SessionLink
 
     programme = synthetic_programme(3)

@@ -11,17 +11,17 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import ical_reader
-from confsched.interchange.ical import render_ical
-from confsched.interchange.ical_reader import (
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical.read import (
     DESCRIPTION,
     FORMAT_NAME,
     looks_like,
     parse,
     split_description,
 )
+from confsched.interchange.ical.write import render_ical
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 
 SCHED = "sched-jococruise_FullSchedule2019.ics"

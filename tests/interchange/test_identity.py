@@ -11,17 +11,15 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confsched.interchange import (
-    c3voc_json,
-    c3voc_schedule2,
-    csv_format,
-    frab_xml,
-    ical_reader,
-    sessionize,
-)
-from confsched.interchange.ical import render_ical
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical.write import render_ical
 from confsched.interchange.identity import derived_key, visible
 from confsched.interchange.programme import Programme
+from confsched.interchange.sessionize import read as sessionize
 
 PARIS = ZoneInfo("Europe/Paris")
 BASE = datetime(2026, 4, 7, 7, 0, tzinfo=UTC)

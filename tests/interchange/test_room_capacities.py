@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from confsched.interchange import c3voc_json, c3voc_schedule2
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import schedule2_write as c3voc_schedule2_write
+from confsched.interchange.c3voc import write as c3voc_json_write
 from confsched.programme.models import Room
 from confsched.programme.services import create_event, load_programme, snapshot
 from tests.interchange.test_c3voc_json import document as v1_document
@@ -52,8 +55,8 @@ def test_v1_bad_capacity_is_named_and_left_out(value: object, shown: str) -> Non
 
 def test_writers_carry_capacity_only_when_known(shared_dir: Path) -> None:
     programme = c3voc_json.parse(v1_document(v1_event(), rooms=ROOMS), source="s.json")
-    v1 = c3voc_json.render(programme, slug="tiny")
-    v2 = c3voc_schedule2.render(programme, slug="tiny")
+    v1 = c3voc_json_write.render(programme, slug="tiny")
+    v2 = c3voc_schedule2_write.render(programme, slug="tiny")
     assert [(r["name"], r.get("capacity")) for r in json.loads(v1)["schedule"]["conference"]
             ["rooms"]] == [("Saal 1", 120), ("Hof", None), ("Keller", 12)]  # fmt: skip
     assert "capacity" not in json.loads(v1)["schedule"]["conference"]["rooms"][1]

@@ -12,12 +12,14 @@ from datetime import UTC, date, datetime
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import sched_pages
-from confsched.interchange.sched_pages import (
-    _split_speakers,
+from confsched.interchange.sched import listing as sched_listing
+from confsched.interchange.sched import read as sched_pages
+from confsched.interchange.sched import titles as sched_titles
+from confsched.interchange.sched.read import (
     looks_like_sched_page,
     parse_sched_pages,
 )
+from confsched.interchange.sched.titles import _split_speakers
 from tests.conftest import DEMO_DIR, demo_files
 
 # key, start and end (CEST), room, track ("type"), audience level, slides attached
@@ -417,7 +419,7 @@ def test_long_runs_of_spaces_are_read_in_one_pass() -> None:
     ],
 )
 def test_event_name_from_the_registration_sentence(line: str, name: str) -> None:
-    assert sched_pages._event_name(line) == name
+    assert sched_listing._event_name(line) == name
 
 
 def test_many_speakers_are_matched_by_lookup_not_by_comparison(
@@ -427,13 +429,13 @@ def test_many_speakers_are_matched_by_lookup_not_by_comparison(
     # with every block of that first name (89,700 fuzzy comparisons); exact names now cost a
     # look-up, and a first name shared by more than 16 blocks gets no fuzzy matching.
     compared: list[tuple[str, str]] = []
-    real = sched_pages.difflib.SequenceMatcher
+    real = sched_titles.difflib.SequenceMatcher
 
     def counting(*, a: str, b: str) -> difflib.SequenceMatcher:
         compared.append((a, b))
         return real(a=a, b=b)
 
-    monkeypatch.setattr(sched_pages.difflib, "SequenceMatcher", counting)
+    monkeypatch.setattr(sched_titles.difflib, "SequenceMatcher", counting)
     names = [f"Ann Person{number}" for number in range(300)]
     page = HEADER + entry(
         "Crowd - " + ", ".join(f"{name}, Co {number}" for number, name in enumerate(names)),

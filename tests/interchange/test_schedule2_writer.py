@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from confsched.interchange.c3voc_schedule2 import parse, render, session_guid
+from confsched.interchange.c3voc.schedule2_read import parse
+from confsched.interchange.c3voc.schedule2_write import render, session_guid
 from confsched.interchange.formats import WRITERS
 from confsched.interchange.programme import (
     Programme,
@@ -23,7 +24,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import DEMO_SLUG, demo_files
 from tests.interchange.schemas import schema_errors as errors_of
 from tests.interchange.schemas import schema_validator

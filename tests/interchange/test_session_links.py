@@ -11,17 +11,24 @@ import pytest
 import xmlschema
 
 from confsched.core.errors import ParseError
-from confsched.interchange import c3voc_json, c3voc_schedule2, csv_format, frab_xml, xcal
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import write as c3voc_json_write
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.csv import write as csv_format_write
 from confsched.interchange.formats import (
     CALENDAR_FIELDS,
     CSV_FIELDS,
     FRAB_FIELDS,
     SESSIONIZE_FIELDS,
 )
-from confsched.interchange.ical import render_ical
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.frab import write as frab_xml_write
+from confsched.interchange.ical import xcal_write as xcal_write
+from confsched.interchange.ical.write import render_ical
 from confsched.interchange.links import link_kind
 from confsched.interchange.programme import EVERY_FIELD, Programme, Session, SessionLink
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 from tests.interchange.test_c3voc_json import schema_errors
 
@@ -160,7 +167,7 @@ def test_frab_keeps_a_relative_href_as_written_without_a_base_url() -> None:
 
 
 def test_frab_writes_links_with_their_c3voc_types(shared_dir: Path) -> None:
-    data = frab_xml.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
+    data = frab_xml_write.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
     text = data.decode()
     start = text.index("<links>")
     assert text[start : text.index("</links>") + 8] == (
@@ -177,7 +184,7 @@ def test_frab_writes_links_with_their_c3voc_types(shared_dir: Path) -> None:
 
 
 def test_frab_writes_no_links_element_for_a_session_without_links() -> None:
-    assert b"<links" not in frab_xml.render(programme_with(), slug="links-con")
+    assert b"<links" not in frab_xml_write.render(programme_with(), slug="links-con")
 
 
 # --- c3voc schedule.json --------------------------------------------------------------------
@@ -276,7 +283,7 @@ def test_c3voc_json_refuses_malformed_links(event: dict, message: str) -> None:
 
 
 def test_c3voc_json_writes_references_that_validate(shared_dir: Path) -> None:
-    data = c3voc_json.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
+    data = c3voc_json_write.render(programme_with(DECK, VIDEO, REPO), slug="links-con")
     (event,) = json.loads(data)["schedule"]["conference"]["days"][0]["rooms"]["Hall"]
     assert event["links"] == [
         {"type": "slides", "title": "Engines deck", "url": "https://speakerdeck.com/ada/engines"},
@@ -408,7 +415,7 @@ def test_csv_refusal_of_a_long_link_is_cut_short() -> None:
 
 def test_csv_writes_each_links_kind_and_reads_it_back() -> None:
     odd = SessionLink(url="https://x.org/o", title="Part 1; part 2;", kind="slides")
-    data = csv_format.render(programme_with(DECK, VIDEO, REPO, odd), slug="links-con")
+    data = csv_format_write.render(programme_with(DECK, VIDEO, REPO, odd), slug="links-con")
     row = data.decode("utf-8-sig").split("\r\n")[1]
     assert row == (
         "a,Engines,Talk,2026-04-07T10:00+02:00,2026-04-07T10:30+02:00,Europe/Paris,Hall,,,,,,yes,"
@@ -439,7 +446,7 @@ def test_ical_attaches_each_link() -> None:
 
 
 def test_xcal_attaches_each_link() -> None:
-    text = xcal.render(programme_with(DECK, VIDEO), slug="links-con").decode()
+    text = xcal_write.render(programme_with(DECK, VIDEO), slug="links-con").decode()
     assert text.count("<attach>") == 2
     assert "<attach>\n            <uri>https://youtu.be/abc123</uri>\n          </attach>" in text
 

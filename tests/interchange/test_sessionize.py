@@ -12,14 +12,14 @@ import pytest
 
 from confsched.core.errors import ParseError
 from confsched.interchange.programme import Session, SessionSpeaker, Speaker
-from confsched.interchange.sessionize import (
+from confsched.interchange.sessionize.read import (
     DESCRIPTION,
     FORMAT_NAME,
     LIST_SHAPE_CARRIES,
     looks_like,
     parse,
-    split_tag_line,
 )
+from confsched.interchange.sessionize.sessions import split_tag_line
 from tests.conftest import ROOT, demo_files
 
 NEW_YORK = ZoneInfo("America/New_York")

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 
-from confsched.interchange import (
-    c3voc_json,
-    c3voc_schedule2,
-    csv_format,
-    formats,
-    frab_xml,
-    ical_reader,
-    sessionize,
-)
+from confsched.interchange import formats
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.sessionize import read as sessionize
 
 # frab XML
 

@@ -11,10 +11,11 @@ import defusedxml.sax
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange import xcal
 from confsched.interchange.formats import WRITERS, detect_format
+from confsched.interchange.ical import xcal_read as xcal
+from confsched.interchange.ical import xcal_write as xcal_write
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from tests.conftest import demo_files
 
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
@@ -129,23 +130,23 @@ def small_programme() -> Programme:
 
 def test_schedule_xcal_is_the_dialect_and_the_rfc_form_has_its_own_name() -> None:
     assert (WRITERS["xcal"].render, WRITERS["xcal"].content_type) == (
-        xcal.render_pentabarf,
+        xcal_write.render_pentabarf,
         "application/xml; charset=utf-8",
     )
     assert (WRITERS["rfc6321.xcal"].render, WRITERS["rfc6321.xcal"].content_type) == (
-        xcal.render,
+        xcal_write.render,
         "application/calendar+xml; charset=utf-8",
     )
 
 
 def test_giggity_reads_no_event_of_the_rfc_form(demo: Programme) -> None:
     # Its values are nested in <properties> and <date-time>: no vevent has the five it needs.
-    reader = giggity(xcal.render(demo, slug="pytorch", uid_domain="x.confsched"))
+    reader = giggity(xcal_write.render(demo, slug="pytorch", uid_domain="x.confsched"))
     assert reader.items == []
 
 
 def test_giggity_reads_every_session_of_the_dialect(demo: Programme) -> None:
-    data = xcal.render_pentabarf(
+    data = xcal_write.render_pentabarf(
         demo, slug="pytorch-eu-2026", base_url="https://confsched.example", uid_domain="x.confsched"
     )
     reader = giggity(data)
@@ -171,7 +172,7 @@ def test_giggity_reads_every_session_of_the_dialect(demo: Programme) -> None:
 
 
 def test_small_programme_exact_dialect_document() -> None:
-    data = xcal.render_pentabarf(small_programme(), slug="small", uid_domain="d.example")
+    data = xcal_write.render_pentabarf(small_programme(), slug="small", uid_domain="d.example")
     assert data.decode() == (
         "<?xml version='1.0' encoding='utf-8'?>\n"
         '<iCalendar xmlns:pentabarf="http://pentabarf.org" '
@@ -222,7 +223,7 @@ def test_small_programme_exact_dialect_document() -> None:
 
 def test_a_programme_without_a_zone_is_written_in_utc() -> None:
     programme = dataclasses.replace(small_programme(), timezone="")
-    data = xcal.render_pentabarf(programme, slug="small")
+    data = xcal_write.render_pentabarf(programme, slug="small")
     assert b"<dtstart>20260602T080000Z</dtstart>" in data
     assert giggity(data).items[0]["start"] == "2026-06-02 08:00"
     back = xcal.parse(data, source="small.xcal")
@@ -231,7 +232,7 @@ def test_a_programme_without_a_zone_is_written_in_utc() -> None:
 
 def test_our_reader_reads_the_dialect_back() -> None:
     programme = small_programme()
-    data = xcal.render_pentabarf(programme, slug="small", uid_domain="d.example")
+    data = xcal_write.render_pentabarf(programme, slug="small", uid_domain="d.example")
     back = xcal.parse(data, source="small.xcal", uid_domain="d.example")
     assert back.name == "Small Conf, Lyon"
     assert back.timezone == "Europe/Paris"
@@ -260,7 +261,7 @@ def test_the_demo_round_trips_through_both_forms(demo: Programme) -> None:
             if s.starts_at and not s.needs_review
         )
 
-    for render in (xcal.render, xcal.render_pentabarf):
+    for render in (xcal_write.render, xcal_write.render_pentabarf):
         data = render(demo, slug="pytorch", uid_domain="x.confsched")
         back = xcal.parse(
             data, source="demo.xcal", uid_domain="x.confsched", location="Paris, France"
@@ -321,7 +322,7 @@ def test_refuses_an_unreadable_dialect_time() -> None:
 
 
 def test_what_an_rfc_event_does_not_say_is_unknown() -> None:
-    data = xcal.render(small_programme(), slug="small", uid_domain="d.example")
+    data = xcal_write.render(small_programme(), slug="small", uid_domain="d.example")
     back = xcal.parse(data, source="small.xcal", uid_domain="d.example")
     assert back.session("talk-b").unknown == frozenset()
     # Its LOCATION is the venue alone ("Lyon, France"): the room is known to be none.

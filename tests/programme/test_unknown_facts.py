@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from confsched.interchange.programme import Session as PSession
-from confsched.interchange.sched_pages import parse_sched_pages
+from confsched.interchange.sched.read import parse_sched_pages
 from confsched.programme.models import Session
 from confsched.programme.services import ImportOptions, import_files, load_programme
 from tests.conftest import demo_files

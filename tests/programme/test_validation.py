@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from confsched.core.errors import InvalidProgrammeError
-from confsched.interchange.csv_format import parse as parse_csv
+from confsched.interchange.csv.read import parse as parse_csv
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
 from confsched.programme.models import Event, Room, ScheduleVersion
 from confsched.programme.models import Session as SessionRow

@@ -155,7 +155,7 @@ def phone(new_context):  # noqa: ANN001, ANN201, F811 - pytest fixture
 
 @pytest.mark.browser
 def test_the_change_log_fits_a_phone(phone, demo_live) -> None:  # noqa: ANN001, F811
-    from confsched.interchange.sched_pages import parse_sched_pages
+    from confsched.interchange.sched.read import parse_sched_pages
     from confsched.programme.models import Event
     from tests.conftest import demo_files
 

@@ -13,7 +13,11 @@ from defusedxml.ElementTree import fromstring
 from django.core.management import call_command
 from django.test import Client
 
-from confsched.interchange import c3voc_json, csv_format, frab_xml, ical_reader, xcal
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import xcal_read as xcal
 from confsched.programme.services import create_event, load_programme, snapshot
 from tests.conftest import DEMO_SLUG
 

@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from confsched.agenda import services as agenda_services
-from confsched.interchange import frab_xml
+from confsched.interchange.frab import read as frab_xml
 from confsched.programme.models import Event, Session
 from confsched.programme.services import create_event, load_programme
 from confsched.web.languages import language_tag

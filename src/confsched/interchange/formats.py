@@ -13,17 +13,20 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from confsched.core.errors import ConfschedError, ParseError, ReaderFault, UnknownFormatError
-from confsched.interchange import (
-    c3voc_json,
-    c3voc_schedule2,
-    csv_format,
-    frab_xml,
-    ical_reader,
-    sched_pages,
-    sessionize,
-    xcal,
-)
+from confsched.interchange.c3voc import read as c3voc_json
+from confsched.interchange.c3voc import schedule2_read as c3voc_schedule2
+from confsched.interchange.c3voc import schedule2_write as c3voc_schedule2_write
+from confsched.interchange.c3voc import write as c3voc_json_write
+from confsched.interchange.csv import read as csv_format
+from confsched.interchange.csv import write as csv_format_write
+from confsched.interchange.frab import read as frab_xml
+from confsched.interchange.frab import write as frab_xml_write
+from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import xcal_read as xcal
+from confsched.interchange.ical import xcal_write as xcal_write
 from confsched.interchange.programme import Programme
+from confsched.interchange.sched import read as sched_pages
+from confsched.interchange.sessionize import read as sessionize
 
 
 @dataclass(frozen=True)
@@ -95,26 +98,33 @@ class Writer:
 WRITERS: dict[str, Writer] = {
     writer.extension: writer
     for writer in (
-        Writer("xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml.render),
         Writer(
-            "json", c3voc_json.FORMAT_NAME, "application/json; charset=utf-8", c3voc_json.render
+            "xml", frab_xml.FORMAT_NAME, "application/xml; charset=utf-8", frab_xml_write.render
+        ),
+        Writer(
+            "json",
+            c3voc_json.FORMAT_NAME,
+            "application/json; charset=utf-8",
+            c3voc_json_write.render,
         ),
         # schedule.xcal is the frab/pentabarf dialect that frab and pretalx serve there and the
         # phone apps (Giggity) read; the standard form has its own name.
-        Writer("xcal", xcal.FORMAT_NAME, "application/xml; charset=utf-8", xcal.render_pentabarf),
+        Writer(
+            "xcal", xcal.FORMAT_NAME, "application/xml; charset=utf-8", xcal_write.render_pentabarf
+        ),
         Writer(
             "rfc6321.xcal",
             xcal.FORMAT_NAME,
             "application/calendar+xml; charset=utf-8",
-            xcal.render,
+            xcal_write.render,
         ),
-        Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format.render),
+        Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format_write.render),
         # Served as /<event>/schedule2.json: "schedule.schedule2" would read as a typo.
         Writer(
             "schedule2",
             c3voc_schedule2.FORMAT_NAME,
             "application/json; charset=utf-8",
-            c3voc_schedule2.render,
+            c3voc_schedule2_write.render,
         ),
     )
 }

@@ -87,3 +87,54 @@ def unique_keys(
             on_repeat(sessions[index], session.key)
         result.append(session)
     return result
+
+
+class PersonKeys:
+    """Speaker keys for people a source names by id, keeping apart people who share an id.
+
+    Schedules merged from several sub-schedules (a congress and its assemblies) reuse person
+    ids, so one id can carry two or three names: these are different people. The first name
+    seen under an id keeps the id as its key; every other name gets "<id>~<slug of the name>"
+    (with "-2", "-3" should two names share a slug), stable across imports of the same file.
+    Names are compared with spacing and case ignored, so "Ada  lovelace" is still "Ada Lovelace".
+    Shared by the frab-family readers (schedule.xml, schedule.json, schedule2).
+    """
+
+    def __init__(self) -> None:
+        self._keys: dict[str, dict[str, str]] = {}  # id -> folded name -> key
+        self._names: dict[str, list[str]] = {}  # id -> names as first written
+        self._labels: dict[str, str] = {}  # id -> the field it came from (guid, id, code)
+        self._taken: set[str] = set()
+
+    def key(self, ident: str, name: str, *, label: str = "id") -> str:
+        """The key of the person called `name` under the source's `ident` (its `label` field)."""
+        ident = visible(ident) or slugify(name)  # an id of zero-width spaces is no id
+        folded = " ".join(name.split()).casefold()
+        keys = self._keys.setdefault(ident, {})
+        if folded in keys:
+            return keys[folded]
+        if not keys:
+            key = ident
+            self._labels[ident] = label
+        else:
+            key = base = f"{ident}~{slugify(name)}"
+            number = 2
+            while key in self._taken:
+                key, number = f"{base}-{number}", number + 1
+        keys[folded] = key
+        self._names.setdefault(ident, []).append(" ".join(name.split()))
+        self._taken.add(key)
+        return key
+
+    def warning(self) -> str:
+        """For programme.warnings: how many ids name several people, with the first example."""
+        shared = [ident for ident, names in self._names.items() if len(names) > 1]
+        if not shared:
+            return ""
+        ident = shared[0]
+        names = self._names[ident]
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        example = f"person {self._labels[ident]} {ident} names {len(names)} people: {shown}"
+        if len(shared) == 1:
+            return f"{example}; keyed apart"
+        return f"{len(shared)} person ids name several people; keyed apart (e.g. {example})"

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
-from confsched.interchange.ical import render_ical
+from confsched.interchange.ical.write import render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 from confsched.web.compression import Rendition

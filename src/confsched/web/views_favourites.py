@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from confsched.agenda import favourites
 from confsched.core.errors import ParseError
-from confsched.interchange.c3voc_schedule2 import session_guid
+from confsched.interchange.c3voc.schedule2_write import session_guid
 from confsched.programme.models import Event, Session
 from confsched.web import stars
 from confsched.web.private import keep_private

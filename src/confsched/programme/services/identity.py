@@ -25,7 +25,7 @@ def export_guid(slug: str, key: str) -> uuid.UUID:
 def own_keys(event: Event, programme: pm.Programme) -> pm.Programme:
     """Our own schedule.xml/json read back: their uuid5 guids and integer person ids mean the
     event's own session and speaker keys, not new ones."""
-    from confsched.interchange.frab_xml import export_number
+    from confsched.interchange.frab.write import export_number
 
     sessions = {
         str(export_guid(event.slug, key)): key

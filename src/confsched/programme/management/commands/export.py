@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.interchange.formats import WRITERS
-from confsched.interchange.ical import render_ical
+from confsched.interchange.ical.write import render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import render_export, snapshot
 

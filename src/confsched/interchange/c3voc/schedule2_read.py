@@ -4,7 +4,7 @@ Spec: the draft JSON Schema of voc/schedule, validator/json/schema2.json ("alpha
 {"schedule": {"version", "conference": {"acronym", "title", "start", "end", "time_zone_name",
 "rooms": [{"name", "guid", "slug"}], "tracks": [{"name", "slug"}], "days": [{"index", "date",
 "start", "end"}], "defaults": {"language"}}, "events": [event or meta event, …]}}. Unlike v1
-(`c3voc_json`), the events are one flat list with absolute `start` and `end`; an event names
+(`c3voc.read`), the events are one flat list with absolute `start` and `end`; an event names
 its room and track by reference, and its people as `participants` with a role.
 
 Reading is lenient, as for v1; what it does:
@@ -13,7 +13,7 @@ Reading is lenient, as for v1; what it does:
 * Identity: a session's key is the event's `guid`, else `id`, else `code`, else `slug`, else
   "c3voc-" and 12 hex digits of the SHA-256 of its start, room and title. Two events with one
   key refuse the file. A guid that is not a string is warned about, as in v1
-  (`c3voc_json.identity_field`); invisible characters are dropped from ids.
+  (`c3voc.values.identity_field`); invisible characters are dropped from ids.
 * A field an event has no key for ("track", "language", "type", "room", the texts,
   "participants"/"persons", "links" and "attachments", "end" and "duration") is unknown for
   that session (`Session.unknown`), not empty; a key that is null or "" says "none".
@@ -35,14 +35,14 @@ Reading is lenient, as for v1; what it does:
   language to text; a map gives the text in the event's language, else the conference's
   default language, else English, else its first entry. The abstract is the subtitle, the
   abstract and the description, blank lines between (a description equal to the abstract
-  once), HTML as plain text (see `c3voc_json.clean_text`).
+  once), HTML as plain text (see `c3voc.values.clean_text`).
 * State: CANCELED and WITHDRAWN sessions are read as cancelled; DRAFT and SUBMITTED ones as
   awaiting review; REJECTED and DELETED ones are left out (with a note), as they are not part
   of the programme; CONFIRMED, ACCEPTED, DELAYED and no state as scheduled. A state the schema
   does not name is read as scheduled, with a warning.
 * People: `participants` (or v1's `persons`) with `name` (or `public_name`), keyed by guid,
   else code, else id, else the slug of the name; one id under several names is several people
-  (`frab_xml.PersonKeys`). Roles, logos, urls and colours have no place in a Programme.
+  (`identity.PersonKeys`). Roles, logos, urls and colours have no place in a Programme.
 * Links: `links`, then `attachments`, as in v1 (`c3voc_json.read_links`): references {url,
   title, type} with the types in upper case (SLIDES, MEDIA, WEB, …) or plain addresses; a
   relative url is read against `conference.url`.
@@ -50,58 +50,23 @@ Reading is lenient, as for v1; what it does:
 Refused, with the JSON path: what `documents.read_json` refuses, values of the wrong type, a
 document without events, unreadable times, and times that leave the years 1 to 9999 once
 converted to UTC or to the programme's zone, or once the duration is added.
-
-Writing (`render`, served as `/<event>/schedule2.json`) follows schema2.json exactly, so that the
-output validates; it shares v1's conventions (`c3voc_json.render`): times in the programme's
-zone, `base_url` the site's address, the same event and room guids (`session_guid`), keys in a
-fixed order and `version` a hash of the rest. What differs, and why:
-
-* Cancelled sessions are written, with `state` CANCELED (v1 cannot say so); the others are
-  CONFIRMED. Sessions without a start and those flagged for review are left out, as in v1.
-* `end` is required: a session without an end is written ending when it starts.
-* `room` and `track` are required references. Rooms are declared in `conference.rooms` (name,
-  guid) and referred to by name and guid; tracks in `conference.tracks` (name, slug: the slug of
-  the name, made unique, else "track-" and a hash). A session without a room refers to the guid
-  of the room "" with the name "", one without a track to the slug "no-track" with the name "";
-  neither is declared, and this reader reads such references back as no room and no track.
-* `type` is the schema's enum: the kind in upper case with "_" for spaces when it is one of
-  them ("Lightning Talk" -> LIGHTNING_TALK), else OTHER. `language` is a two-letter code: the
-  session's own, the code of a common language name ("English" -> "en"), else "en", as the
-  schema requires one.
-* Participants carry a uuid guid (the speaker key when a UUID, else uuid5 of
-  "confsched:{slug}:speaker:{key}", as v1) and the role SPEAKER; read back, that guid is the
-  speaker's key.
-* `conference.start` is local midnight of the first day and `end` 23:59:59 of the last, so
-  that both read back as the programme's dates.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote, urlsplit
-from zoneinfo import ZoneInfo
+from datetime import date, datetime
+from urllib.parse import urlsplit
 
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
-from confsched.interchange.c3voc_json import (
-    _TIME_ZONE_NAME,
-    _acronym,
-    _date_range,
-    _dump,
-    _is_uuid,
-    _local_midnight,
-    _room_json,
-    _slug_and_url,
-    _uuid_for,
-    _writer_zone,
+from confsched.interchange.c3voc.read import looks_like_schedule2
+from confsched.interchange.c3voc.schedule2_read_times import _end, _parse_datetime, _Reader, _start
+from confsched.interchange.c3voc.values import (
     clean_text,
     describe_value,
     identity_field,
-    looks_like_schedule2,
     plain_text,
     read_links,
     room_capacities,
@@ -111,26 +76,16 @@ from confsched.interchange.c3voc_json import (
     urlless_warning,
 )
 from confsched.interchange.documents import read_json
-from confsched.interchange.frab_xml import PersonKeys
-from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.programme import (
     Programme,
     Session,
-    SessionLink,
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import plus_duration, skipped_time, wall_time, zone_out_of_reach
 
 FORMAT_NAME = "c3voc-schedule2"
 DESCRIPTION = "c3voc schedule2 JSON (one flat events list; the newest c3voc tools)"
-SCHEMA_URL = "https://c3voc.de/schema/schedule2"  # the schema's own $id
 
-_ISO_DURATION = re.compile(
-    r"P(?!$)(?:(?P<w>\d+)W)?(?:(?P<d>\d+)D)?"
-    r"(?:T(?=\d)(?:(?P<h>\d+)H)?(?:(?P<m>\d+)M)?(?:(?P<s>\d+(?:\.\d+)?)S)?)?"
-)
-_CLOCK_DURATION = re.compile(r"(?P<h>\d+):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 _CANCELLED = frozenset({"CANCELED", "WITHDRAWN"})
 _IN_REVIEW = frozenset({"DRAFT", "SUBMITTED"})
 _LEFT_OUT = frozenset({"REJECTED", "DELETED"})
@@ -140,35 +95,6 @@ _SCHEDULED = frozenset({"CONFIRMED", "ACCEPTED", "DELAYED"})
 def looks_like(head: str) -> bool:
     """True for the start of a schedule2 document: "schedule" with "conference" and "events"."""
     return looks_like_schedule2(head)
-
-
-@dataclass
-class _Reader:
-    source: str
-    zone: ZoneInfo | None  # the declared zone, else the default; naive times are read in it
-    languages: tuple[str, ...]  # the order a localized text is looked up in
-    rooms: dict[str, str]  # guid or slug of a declared room -> its name
-    tracks: dict[str, str]  # slug of a declared track -> its name
-    programme: Programme
-    base_url: str = ""  # conference.url, for relative link addresses
-    sessions: dict[str, tuple[Session, str]] = field(default_factory=dict)  # key -> (s, path)
-    speakers: dict[str, Speaker] = field(default_factory=dict)
-    people: PersonKeys = field(default_factory=PersonKeys)
-    fallback_keys: dict[str, int] = field(default_factory=dict)
-    left_out: dict[str, int] = field(default_factory=dict)
-    unknown_states: dict[str, int] = field(default_factory=dict)
-    urlless: list[str] = field(default_factory=list)  # paths of links without a url
-
-    def refuse(self, message: str) -> ParseError:
-        return ParseError(message, source=self.source)
-
-    def outside(self, value: datetime) -> str:
-        """The zone `value` cannot be converted to (UTC, as stored, or the programme's), or "".
-
-        Near the years 1 and 9999 an offset can push an instant beyond what datetime holds;
-        the conversions that would fail later, in the database or a writer, are tried here.
-        """
-        return zone_out_of_reach(value, (UTC, self.zone))
 
 
 def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
@@ -351,81 +277,6 @@ _CARRIERS = {
 }
 
 
-def _start(reader: _Reader, event: dict, path: str) -> datetime:
-    raw = event.get("start")
-    if raw in (None, ""):
-        raise reader.refuse(
-            f"{path}.start is missing; expected an ISO 8601 date and time such as "
-            "2020-12-14T09:00:00+01:00"
-        )
-    return _moment(reader, raw, f"{path}.start")
-
-
-def _end(reader: _Reader, event: dict, starts_at: datetime, path: str) -> datetime | None:
-    raw_end = event.get("end")
-    if raw_end not in (None, ""):
-        end = _moment(reader, raw_end, f"{path}.end")
-        if end < starts_at:
-            raise reader.refuse(
-                f"{path}.end is {shown_value(raw_end)}, before the event's start "
-                f"{starts_at.isoformat()}; expected a later time"
-            )
-        return end
-    raw = event.get("duration")
-    if raw in (None, ""):
-        return None
-    text = raw.strip() if isinstance(raw, str) else ""
-    match = _ISO_DURATION.fullmatch(text) or _CLOCK_DURATION.fullmatch(text)
-    if match is None:
-        raise reader.refuse(
-            f"{path}.duration is {shown_value(raw)}; expected an ISO 8601 duration such as PT1H30M"
-        )
-    parts = {name: value for name, value in match.groupdict().items() if value}
-    try:
-        length = timedelta(
-            weeks=int(parts.get("w", 0)),
-            days=int(parts.get("d", 0)),
-            hours=int(parts.get("h", 0)),
-            minutes=int(parts.get("m", 0)),
-            seconds=float(parts.get("s", 0)),
-        )
-        ends_at: datetime | None = plus_duration(starts_at, length)
-    except (OverflowError, ValueError):  # more than timedelta, or int(), can hold
-        ends_at = None
-    if ends_at is None or reader.outside(ends_at):
-        raise reader.refuse(
-            f"{path}.duration is {shown_value(raw)}, which from the start {starts_at.isoformat()} "
-            "ends outside the years 1 to 9999"
-        )
-    return ends_at
-
-
-def _moment(reader: _Reader, raw: object, path: str) -> datetime:
-    """An aware datetime from an ISO 8601 string; naive ones in the programme's zone."""
-    value = _parse_datetime(raw)
-    if value is None or not (isinstance(raw, str) and ("T" in raw.upper() or " " in raw)):
-        raise reader.refuse(
-            f"{path} is {shown_value(raw)}; expected an ISO 8601 date and time such as "
-            "2020-12-14T09:00:00+01:00"
-        )
-    if value.utcoffset() is None:
-        if reader.zone is None:
-            raise reader.refuse(
-                f"{path} is {shown_value(raw)}, a time without a UTC offset, and the file names no "
-                "time zone (schedule.conference.time_zone_name); give one with --timezone, for "
-                "example --timezone Europe/Berlin"
-            )
-        value = value.replace(tzinfo=reader.zone)
-    if zone := reader.outside(value):
-        raise reader.refuse(f"{path} is {shown_value(raw)}, outside the years 1 to 9999 in {zone}")
-    if reader.zone is not None and value.tzinfo is reader.zone:
-        moved, skipped = wall_time(value.replace(tzinfo=None), reader.zone)
-        if skipped:
-            reader.programme.warnings.append(skipped_time(path, raw, reader.zone, moved))
-            return moved
-    return value
-
-
 def _room(reader: _Reader, room: object, path: str) -> str:
     if room is None:
         return ""
@@ -583,195 +434,3 @@ def _web_address(value: object) -> str:
     except ValueError:
         return ""
     return text if parts.scheme in ("http", "https") and parts.netloc else ""
-
-
-def _parse_datetime(value: object) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        return datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-
-
-# --- writing -------------------------------------------------------------------------------
-
-_EVENT_TYPES = frozenset(
-    "TALK WORKSHOP HANDS-ON MEETING DISCUSSION PERFORMANCE CONCERT GAME LIGHTNING_TALK".split()
-)
-_SLUG = re.compile(r"^[a-z0-9_-]+[a-z0-9]$")
-_LANGUAGE_CODE = re.compile(r"^([A-Za-z]{2})(?:[-_][A-Za-z0-9]+)*$")
-# Language names as programmes write them, in English and in the language itself.
-_LANGUAGE_NAMES = {
-    "english": "en", "german": "de", "deutsch": "de", "french": "fr", "français": "fr",
-    "spanish": "es", "español": "es", "italian": "it", "italiano": "it", "dutch": "nl",
-    "nederlands": "nl", "portuguese": "pt", "português": "pt", "polish": "pl", "polski": "pl",
-    "russian": "ru", "japanese": "ja", "chinese": "zh", "korean": "ko",
-}  # fmt: skip
-_NO_TRACK = "no-track"
-
-
-def session_guid(*, slug: str, key: str) -> str:
-    """The c3voc guid of a session, as both c3voc writers and frab XML write it: the key when
-    it is a UUID, else uuid5(NAMESPACE_URL, "confsched:{slug}:{key}")."""
-    return key if _is_uuid(key) else _uuid_for(slug, key)
-
-
-def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
-    """The programme's published sessions as a schedule2 document that validates against
-    schema2.json (see the module's docstring for what the format makes of them).
-
-    `now` is accepted like the other writers' but not written, so that identical programmes
-    are identical bytes.
-    """
-    del now
-    zone = _writer_zone(programme.timezone)
-    base_url = f"{base_url.rstrip('/')}/{quote(slug, safe='')}/" if base_url else ""
-    shown = sorted(
-        (
-            s
-            for s in {s.key: s for s in programme.sessions}.values()
-            if s.starts_at is not None and not s.needs_review
-        ),
-        key=lambda s: (s.starts_at, s.key),
-    )
-    rooms = list(dict.fromkeys(room for room in programme.rooms if room))
-    rooms += sorted({s.room for s in shown if s.room and s.room not in rooms})
-    track_slugs = _track_slugs(sorted({s.track for s in shown if s.track}))
-    by_day: dict[date, list[Session]] = {}
-    for session in shown:
-        assert session.starts_at is not None  # `shown` holds scheduled sessions only
-        by_day.setdefault(session.starts_at.astimezone(zone).date(), []).append(session)
-    first, last = _date_range(programme, by_day)
-    speakers = {speaker.key: speaker for speaker in programme.speakers}
-
-    conference: dict[str, object] = {
-        "acronym": _acronym(slug),
-        "title": programme.name or slug,
-        "start": _local_midnight(first, zone).isoformat(),
-        "end": datetime.combine(last, time(23, 59, 59), tzinfo=zone).isoformat(),
-    }
-    if programme.timezone and _TIME_ZONE_NAME.search(programme.timezone):
-        conference["time_zone_name"] = programme.timezone
-    if base_url:
-        conference["url"] = base_url
-    conference["rooms"] = [
-        _room_json(room, slug=slug, capacity=programme.room_capacities.get(room)) for room in rooms
-    ]
-    conference["tracks"] = [{"name": name, "slug": value} for name, value in track_slugs.items()]
-    conference["days"] = [
-        {
-            "index": index + 1,
-            "date": (first + timedelta(days=index)).isoformat(),
-            "start": _local_midnight(first + timedelta(days=index), zone).isoformat(),
-            "end": _local_midnight(first + timedelta(days=index + 1), zone).isoformat(),
-        }
-        for index in range((last - first).days + 1)
-    ]
-    events = [
-        _event2_json(
-            session,
-            slug=slug,
-            base_url=base_url,
-            zone=zone,
-            speakers=speakers,
-            track_slugs=track_slugs,
-        )  # fmt: skip
-        for session in shown
-    ]
-    schedule: dict[str, object] = {"version": "", "conference": conference, "events": events}
-    document = {"$schema": SCHEMA_URL, "generator": {"name": "confsched"}, "schedule": schedule}
-    # The version names the content: a hash of the document written with an empty version.
-    schedule["version"] = "confsched-" + hashlib.sha256(_dump(document)).hexdigest()[:16]
-    return _dump(document)
-
-
-def _track_slugs(names: list[str]) -> dict[str, str]:
-    """Each track's slug: its name's, when the schema's pattern accepts it, else a hash; unique,
-    and never the slug that stands for "no track"."""
-    slugs: dict[str, str] = {}
-    taken = {_NO_TRACK}
-    for name in names:
-        candidate = slugify(name, max_length=60)
-        if not _SLUG.match(candidate):
-            candidate = "track-" + hashlib.sha256(name.encode()).hexdigest()[:8]
-        value, number = candidate, 2
-        while value in taken:
-            value, number = f"{candidate}-{number}", number + 1
-        taken.add(value)
-        slugs[name] = value
-    return slugs
-
-
-def _event2_json(
-    session: Session,
-    *,
-    slug: str,
-    base_url: str,
-    zone: tzinfo,
-    speakers: dict[str, Speaker],
-    track_slugs: dict[str, str],
-) -> dict[str, object]:
-    assert session.starts_at is not None  # only scheduled sessions get here
-    starts_at = session.starts_at.astimezone(zone)
-    ends_at = (session.ends_at or session.starts_at).astimezone(zone)
-    guid = session_guid(slug=slug, key=session.key)
-    return {
-        "guid": guid,
-        "start": starts_at.isoformat(timespec="seconds"),
-        "end": ends_at.isoformat(timespec="seconds"),
-        "room": {"name": session.room, "guid": _uuid_for(slug, f"room:{session.room}")},
-        **_slug_and_url(session, slug=slug, guid=guid, base_url=base_url),
-        "title": session.title,
-        "subtitle": "",
-        "track": (
-            {"slug": track_slugs[session.track], "name": session.track}
-            if session.track
-            else {"slug": _NO_TRACK, "name": ""}
-        ),
-        "type": _event_type(session.kind),
-        "language": _language_code(session.language),
-        "abstract": session.abstract,
-        "participants": [
-            _participant_json(link.speaker_key, speakers.get(link.speaker_key), slug=slug)
-            for link in session.speakers
-        ],
-        "links": [_reference2_json(link) for link in session.links],
-        "state": "CANCELED" if session.is_cancelled else "CONFIRMED",
-    }
-
-
-def _event_type(kind: str) -> str:
-    candidate = "_".join(kind.upper().split())
-    if candidate == "HANDS_ON":
-        candidate = "HANDS-ON"
-    return candidate if candidate in _EVENT_TYPES else "OTHER"
-
-
-def _language_code(language: str) -> str:
-    # A bilingual talk is written "de, en" (38C3) or "de/en": the first language given is the
-    # one it is held in.
-    text = re.split(r"[,;/|]", language, maxsplit=1)[0].strip()
-    match = _LANGUAGE_CODE.match(text)
-    if match:
-        return match[1].lower()
-    return _LANGUAGE_NAMES.get(text.casefold(), "en")
-
-
-def _participant_json(key: str, speaker: Speaker | None, *, slug: str) -> dict[str, str]:
-    return {
-        "guid": key if _is_uuid(key) else _uuid_for(slug, f"speaker:{key}"),
-        "name": speaker.name if speaker else key,
-        "role": "SPEAKER",
-    }
-
-
-def _reference2_json(link: SessionLink) -> dict[str, str]:
-    """A schema Reference: the kind in the schema's (upper-case) words, the title when any."""
-    reference = {"type": C3VOC_TYPES[link.kind].upper()}
-    if link.title:
-        reference["title"] = link.title
-    reference["url"] = link.url
-    return reference

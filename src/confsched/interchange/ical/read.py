@@ -34,7 +34,7 @@ Mapping, per VEVENT:
   place (`identity.unique_keys`): the first by start, room and title keeps the key, the
   others get "-2", "-3" … and a warning.
   RRULE is not expanded: the first occurrence is read, with a warning.
-* SUMMARY is the title; a leading "Kind: " for a kind in `sched_pages.KINDS` becomes the kind
+* SUMMARY is the title; a leading "Kind: " for a kind in `sched.titles.KINDS` becomes the kind
   ("Lightning Talk: X", as render_ical writes it). HTML entities are unescaped: Sched writes
   "Q&amp;A" in summaries.
 * DESCRIPTION is the abstract; HTML (lca2020's feed) becomes plain text, keeping paragraphs
@@ -98,7 +98,7 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.identity import derived_key, unique_keys, visible
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
-from confsched.interchange.sched_pages import KINDS
+from confsched.interchange.sched.titles import KINDS
 from confsched.interchange.zones import plus_duration, skipped_time, wall_time
 
 FORMAT_NAME = "ical"

@@ -62,7 +62,7 @@ from confsched.interchange.programme import (
     SessionSpeaker,
     Speaker,
 )
-from confsched.interchange.zones import programme_zone, skipped_time, wall_time
+from confsched.interchange.zones import skipped_time, wall_time
 
 FORMAT_NAME = "csv"
 DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.md)"
@@ -495,84 +495,3 @@ def split_speaker(text: str) -> tuple[str, str]:
         if depth == 0:
             return text[:index].strip(), text[index + 1 : -1].strip()
     return text, ""  # unbalanced: no company
-
-
-# --- writing -------------------------------------------------------------------------------
-
-
-def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
-    """The programme's scheduled sessions as confsched CSV (UTF-8 with a BOM, CRLF)."""
-    # slug, base_url and now make the writers' common signature: a CSV row holds no link and
-    # no timestamp, so the output depends on the programme alone.
-    del slug, base_url, now
-    zone = programme_zone(programme.timezone)
-    speakers = {speaker.key: speaker for speaker in programme.speakers}
-    by_key = {
-        session.key: session
-        for session in programme.sessions
-        if session.starts_at is not None and not session.is_cancelled and not session.needs_review
-    }
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
-    for session in sorted(by_key.values(), key=lambda session: (session.starts_at, session.key)):
-        row = {
-            "key": session.key,
-            "title": session.title,
-            "kind": session.kind,
-            "starts_at": _iso(session.starts_at, zone),
-            "ends_at": _iso(session.ends_at, zone) if session.ends_at else "",
-            "timezone": programme.timezone,
-            "room": session.room,
-            "track": session.track,
-            "level": session.level,
-            "language": session.language,
-            "speakers": _speakers_cell(session, speakers),
-            "abstract": session.abstract,
-            "slides": "yes" if session.has_slides else "no",
-            "links": _links_cell(session),
-        }
-        writer.writerow(_guard(row[column]) for column in COLUMNS)
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
-
-
-def _iso(value: datetime | None, zone: tzinfo) -> str:
-    assert value is not None
-    local = value.astimezone(zone)
-    if local.microsecond:
-        spec = "microseconds"
-    else:
-        spec = "seconds" if local.second else "minutes"
-    return local.isoformat(timespec=spec)
-
-
-def _speakers_cell(session: Session, speakers: dict[str, Speaker]) -> str:
-    """'Name (Company); Name': ';' inside a name or company is written ',' as ';' separates."""
-    parts = []
-    for billing in session.speakers:
-        speaker = speakers.get(billing.speaker_key)
-        name = (speaker.name if speaker else billing.speaker_key).replace(";", ",")
-        company = (billing.affiliation or (speaker.company if speaker else "")).replace(";", ",")
-        if company:
-            parts.append(f"{name} ({company})")
-        else:
-            # "()" keeps a name that ends in parentheses from being read as name and company.
-            parts.append(f"{name} ()" if name.endswith(")") else name)
-    return "; ".join(parts)
-
-
-def _links_cell(session: Session) -> str:
-    """'Slides: Title https://…; Video: https://…': each link's kind written out, so that it
-    reads back as it is; a title's ';' before a space or at its end is written ','."""
-    parts = []
-    for link in session.links:
-        title = _SEPARATING_SEMICOLON.sub(",", " ".join(link.title.split()))
-        parts.append(f"{link.kind.capitalize()}: {title + ' ' if title else ''}{link.url}")
-    return "; ".join(parts)
-
-
-def _guard(value: str) -> str:
-    """Prefix an apostrophe to a cell a spreadsheet would run as a formula; parse drops it."""
-    return f"'{value}" if value.startswith(_FORMULA_STARTS) else value

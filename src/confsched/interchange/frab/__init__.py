@@ -1,0 +1,1 @@
+"""frab/pentabarf schedule.xml: the reader (`read`) and the writer (`write`)."""

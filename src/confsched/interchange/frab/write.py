@@ -1,0 +1,277 @@
+"""frab/pentabarf `schedule.xml`, written (the reader is `frab.read`).
+
+Writing follows the XSD and validates against it. Only sessions with a start, not cancelled
+(frab has no cancelled state, so a cancelled session is left out rather than shown as on) and
+not awaiting review are written. Days are local days in the programme's zone (UTC without
+one), with a day change at midnight; an event belongs to the day of its local start; every
+date between the programme's start and end dates gets a day, empty or not. Rooms come in
+`Programme.rooms` order, then by name, sessions without a room last (`<room name="">`); events
+by start, then key. A session without an end gets `00:00`; lengths past 99:59 are cut there,
+the most the XSD's duration pattern can say. Ids:
+
+* `event/@guid` is the session key when the key is a UUID, else
+  uuid5(NAMESPACE_URL, "confsched:<slug>:<key>"); room guids are
+  uuid5(NAMESPACE_URL, "confsched:<slug>:room:<name>").
+* `event/@id` (and `person/@id`) is the key when it is a positive integer below 2**31, else the
+  first 31 bits of the key's SHA-256; an event id already taken is rehashed ("<key>#1", …),
+  allocating in key order. `person/@guid` is written when the speaker key is a UUID.
+* `<version>` is the first 12 hex digits of the SHA-256 of the document as written with an
+  empty `<version>`, so the output depends on the arguments only, byte for byte; `now` is
+  accepted for the writers' common signature and does not change the output.
+* `<slug>` is frab's "<slug>-<id>-<title slug>" (hyphens of the event slug become "_" when
+  needed), left out when it still misses the XSD's pattern; `<acronym>` is the event slug
+  when it fits the XSD (4 or more characters).
+* `base_url` is the site's address ("https://host/"), as for every writer (xCal too) and as
+  the web view and `confsched export --base-url` give it; the event's page
+  "<base_url>/<slug>/" is the conference's `<base_url>`, and each event's `<url>` is the
+  session page "<base_url>/<slug>/sessions/<key>/". Without an http(s) base_url no URLs.
+* A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
+  `<abstract>`; its links to `<links>`, each `<link href type>` with its title as the text
+  (the address when it has none) and its kind as the c3voc type (slides, media, web), which
+  phone apps show. Speaker affiliations, levels and a "slides attached" flag without a link
+  have no place in the format.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import uuid
+from datetime import date, datetime, time, timedelta, tzinfo
+from urllib.parse import quote
+from xml.etree.ElementTree import Element, SubElement, indent, tostring
+
+from confsched.core.text import slugify
+from confsched.interchange.frab.read import _HTTP
+from confsched.interchange.links import C3VOC_TYPES
+from confsched.interchange.programme import Programme, Session, Speaker
+from confsched.interchange.zones import programme_zone
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# Patterns of the XSD's `acronym` and `voc-slug-new` types (XSD patterns match whole values).
+_ACRONYM = re.compile(r"[a-z0-9_-]{4,}")
+_VOC_SLUG = re.compile(r"[a-z0-9_]{4,}-[a-z0-9\-_]{4,}")
+# Characters XML 1.0 cannot carry even escaped; an abstract pasted from a PDF may hold some.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+MAX_DURATION = timedelta(hours=99, minutes=59)  # the most the XSD's H:MM pattern can say
+_ID_LIMIT = 2**31  # apps store ids in 32-bit ints
+
+
+def render(
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
+) -> bytes:
+    """The programme's scheduled sessions as a schedule.xml valid against the c3voc XSD."""
+    del now  # the version is a hash of the content, so output never depends on the clock
+    zone = programme_zone(programme.timezone)
+    chosen = {
+        session.key: session
+        for session in programme.sessions
+        if session.starts_at is not None and not session.is_cancelled and not session.needs_review
+    }
+    sessions = sorted(chosen.values(), key=lambda session: (session.starts_at, session.key))
+    ids = _event_ids(chosen)
+    speakers = {speaker.key: speaker for speaker in programme.speakers}
+    prefix = slugify(slug)
+    site = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
+    base = f"{site}/{quote(slug, safe='')}" if site else ""  # the event's page, no final "/"
+
+    by_day: dict[date, list[Session]] = {}
+    for session in sessions:
+        by_day.setdefault(_local(session.starts_at, zone).date(), []).append(session)
+    if programme.start_date and programme.end_date:
+        span = (programme.end_date - programme.start_date).days
+        for offset in range(span + 1 if 0 <= span <= 366 else 0):
+            by_day.setdefault(programme.start_date + timedelta(days=offset), [])
+    if not by_day:
+        # The XSD requires one <day>; an empty programme gets its start date or the epoch.
+        by_day[programme.start_date or date(1970, 1, 1)] = []
+    days = sorted(by_day)
+    room_order = {name: index for index, name in enumerate(programme.rooms)}
+
+    root = Element("schedule")
+    SubElement(root, "generator", name="confsched")
+    version = SubElement(root, "version")
+    conference = SubElement(root, "conference")
+    if _ACRONYM.fullmatch(prefix):
+        _add(conference, "acronym", prefix)
+    _add(conference, "title", programme.name or slug)
+    _add(conference, "start", days[0].isoformat())
+    _add(conference, "end", days[-1].isoformat())
+    _add(conference, "days", str(len(days)))
+    _add(conference, "timeslot_duration", _clock_text(_timeslot(sessions, zone)))
+    if programme.timezone:
+        _add(conference, "time_zone_name", programme.timezone)
+    if base:
+        _add(conference, "base_url", base + "/")
+    for track in sorted({session.track for session in sessions if session.track}):
+        SubElement(conference, "track", name=_safe(track))
+
+    for index, day in enumerate(days, start=1):
+        day_start = datetime.combine(day, time(0), tzinfo=zone)
+        day_end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+        day_element = SubElement(
+            root,
+            "day",
+            index=str(index),
+            date=day.isoformat(),
+            start=_stamp(day_start),
+            end=_stamp(day_end),
+        )
+        rooms: dict[str, list[Session]] = {}
+        for session in by_day[day]:
+            rooms.setdefault(session.room, []).append(session)
+        for room in sorted(
+            rooms, key=lambda name: (not name, room_order.get(name, len(room_order)), name)
+        ):
+            room_guid = uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:room:{room}")
+            room_element = SubElement(day_element, "room", name=_safe(room), guid=str(room_guid))
+            for session in rooms[room]:
+                _event(
+                    room_element,
+                    session,
+                    zone=zone,
+                    slug=slug,
+                    prefix=prefix,
+                    event_id=ids[session.key],
+                    base=base,
+                    speakers=speakers,
+                )
+
+    indent(root, space="  ")
+    # The version is a hash of the document with an empty version, written into it afterwards.
+    version.text = hashlib.sha256(_serialize(root)).hexdigest()[:12]
+    return _serialize(root)
+
+
+def _event(
+    parent: Element,
+    session: Session,
+    *,
+    zone: tzinfo,
+    slug: str,
+    prefix: str,
+    event_id: int,
+    base: str,
+    speakers: dict[str, Speaker],
+) -> None:
+    assert session.starts_at is not None  # only scheduled sessions get here
+    starts_at = _local(session.starts_at, zone)
+    length = (session.ends_at - session.starts_at) if session.ends_at else timedelta(0)
+    element = SubElement(
+        parent,
+        "event",
+        guid=_uuid(session.key, f"confsched:{slug}:{session.key}"),
+        id=str(event_id),
+    )
+    _add(element, "date", _stamp(starts_at))
+    _add(element, "start", starts_at.strftime("%H:%M"))
+    _add(element, "duration", _clock_text(min(length, MAX_DURATION)))
+    _add(element, "room", session.room)
+    if event_slug := _event_slug(prefix, event_id, session.title):
+        _add(element, "slug", event_slug)
+    if base:
+        _add(element, "url", f"{base}/sessions/{quote(session.key, safe='')}/")
+    _add(element, "title", session.title)
+    _add(element, "subtitle", "")
+    _add(element, "track", session.track)
+    _add(element, "type", session.kind)
+    if session.language:
+        _add(element, "language", session.language)
+    _add(element, "abstract", session.abstract)
+    persons = SubElement(element, "persons")
+    for billing in session.speakers:
+        speaker = speakers.get(billing.speaker_key)
+        attributes = {"id": str(_number(billing.speaker_key))}
+        if _UUID.fullmatch(billing.speaker_key):
+            attributes["guid"] = billing.speaker_key
+        person = SubElement(persons, "person", attributes)
+        person.text = _safe(speaker.name if speaker else billing.speaker_key)
+    if session.links:
+        links = SubElement(element, "links")
+        for link in session.links:
+            written = SubElement(links, "link", href=_safe(link.url), type=C3VOC_TYPES[link.kind])
+            written.text = _safe(link.title or link.url)
+
+
+def _add(parent: Element, tag: str, text: str) -> Element:
+    element = SubElement(parent, tag)
+    element.text = _safe(text)
+    return element
+
+
+def _safe(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def _serialize(root: Element) -> bytes:
+    body = tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()
+
+
+def _local(value: datetime | None, zone: tzinfo) -> datetime:
+    assert value is not None
+    return value.astimezone(zone)
+
+
+def _stamp(value: datetime) -> str:
+    return value.isoformat(timespec="seconds")
+
+
+def _clock_text(value: timedelta) -> str:
+    seconds = int(value.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
+
+
+def _timeslot(sessions: list[Session], zone: tzinfo) -> timedelta:
+    """The grid step: the largest step every start and length fits, between 5 and 15 minutes."""
+    step = 0
+    for session in sessions:
+        starts_at = _local(session.starts_at, zone)
+        step = math.gcd(step, starts_at.hour * 60 + starts_at.minute)
+        if session.ends_at and session.starts_at:
+            step = math.gcd(step, int((session.ends_at - session.starts_at).total_seconds()) // 60)
+    return timedelta(minutes=min(15, max(5, step)) if step else 15)
+
+
+def _uuid(key: str, name: str) -> str:
+    return key if _UUID.fullmatch(key) else str(uuid.uuid5(uuid.NAMESPACE_URL, name))
+
+
+def export_number(key: str) -> int:
+    """The integer id this writer gives a key (public: re-imports map it back to the key)."""
+    return _number(key)
+
+
+def _number(key: str) -> int:
+    """The key itself when it is a positive 31-bit integer, else 31 bits of its SHA-256."""
+    if key.isascii() and key.isdigit() and 0 < int(key) < _ID_LIMIT:
+        return int(key)
+    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") >> 1
+    return digest or 1
+
+
+def _event_ids(sessions: dict[str, Session]) -> dict[str, int]:
+    """A distinct id per session key; allocated in key order so that times do not matter."""
+    taken: set[int] = set()
+    ids: dict[str, int] = {}
+    for key in sorted(sessions):
+        number, attempt = _number(key), 0
+        while number in taken:
+            attempt += 1
+            number = _number(f"{key}#{attempt}")
+        taken.add(number)
+        ids[key] = number
+    return ids
+
+
+def _event_slug(prefix: str, event_id: int, title: str) -> str:
+    """frab's "<acronym>-<id>-<title>", when it fits the XSD's pattern (else no <slug>)."""
+    for head in (prefix, prefix.replace("-", "_")):
+        candidate = f"{head}-{event_id}-{slugify(title)}"
+        if _VOC_SLUG.fullmatch(candidate):
+            return candidate
+    return ""

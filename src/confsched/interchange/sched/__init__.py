@@ -1,0 +1,1 @@
+"""Sched schedule pages saved as text: a reader only (`read`)."""

@@ -1,0 +1,1 @@
+"""Sessionize API JSON exports: a reader only (`read`)."""
