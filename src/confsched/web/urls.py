@@ -1,22 +1,20 @@
 from django.urls import path
 
-from confsched.web import (
-    views,
-    views_accounts,
-    views_agenda,
-    views_alerts,
-    views_cards,
-    views_changes,
-    views_embed,
-    views_exports,
-    views_favourites,
-    views_insight,
-    views_now,
-    views_offline,
-    views_plan,
-    views_print,
-    views_search,
-)
+from confsched.web.accounts import views as views_accounts
+from confsched.web.agenda import alerts as views_alerts
+from confsched.web.agenda import favourites as views_favourites
+from confsched.web.agenda import plan as views_plan
+from confsched.web.agenda import views as views_agenda
+from confsched.web.schedule import changes as views_changes
+from confsched.web.schedule import exports as views_exports
+from confsched.web.schedule import search as views_search
+from confsched.web.schedule import views
+from confsched.web.sessions import cards as views_cards
+from confsched.web.staff import views as views_insight
+from confsched.web.venue import embed as views_embed
+from confsched.web.venue import now as views_now
+from confsched.web.venue import offline as views_offline
+from confsched.web.venue import print_pages as views_print
 
 app_name = "web"
 
