@@ -27,7 +27,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.agenda.stars import adopt_visitor_stars
-from confsched.web.schedule.views import _page
+from confsched.web.site.pages import event_page
 
 EVENT_FRAME = "registration/_event_frame.html"
 SITE_FRAME = "registration/_site_frame.html"
@@ -101,7 +101,7 @@ def account_page(
     if event is None:
         return render(request, template, {**context, "account_frame": SITE_FRAME}, status=status)
     corner = render_to_string("registration/_account_corner.html", context, request)
-    return _page(
+    return event_page(
         request, template, event=event, status=status, account_frame=EVENT_FRAME,
         account_html=corner, **context,
     )  # fmt: skip

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from confsched.agenda import alerts
 from confsched.web.schedule.changes import versions_feed
-from confsched.web.schedule.views import _event, _page
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 
 _CHOICES = {"on": True, "off": False}
@@ -24,7 +24,7 @@ _CHOICES = {"on": True, "off": False}
 @require_POST
 def alerts_toggle(request: HttpRequest, event: str) -> HttpResponse:
     """The agenda page's opt-in form: alerts=on or alerts=off."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     choice = request.POST.get("alerts", "")
     if choice not in _CHOICES:
         return HttpResponseBadRequest(
@@ -41,13 +41,13 @@ def alerts_toggle(request: HttpRequest, event: str) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 def alerts_unsubscribe(request: HttpRequest, event: str, token: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     subscription = alerts.subscription_for_token(event_row, token)
     if subscription is None:
         raise Http404("No such unsubscribe link (it may belong to another event)")
     if request.method == "POST":
         alerts.unsubscribe(subscription)
-    response = _page(
+    response = event_page(
         request, "confsched/alerts_unsubscribe.html", event=event_row,
         is_done=request.method == "POST", is_on=subscription.is_on,
     )  # fmt: skip
@@ -57,7 +57,7 @@ def alerts_unsubscribe(request: HttpRequest, event: str, token: str) -> HttpResp
 @require_safe
 def alerts_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """The same digests as the emails, one entry per version; the token is the credential."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     links = alerts.links_for_alert_feed(event_row, token)
     if links is None:
         raise Http404("No such feed")

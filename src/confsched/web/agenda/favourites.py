@@ -18,7 +18,7 @@ from confsched.core.errors import ParseError
 from confsched.interchange.c3voc_schedule2 import session_guid
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
-from confsched.web.schedule.views import _event, _page
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 
 MAX_UPLOAD = favourites.MAX_BYTES
@@ -42,7 +42,7 @@ def _schedule_url(request: HttpRequest, event: Event) -> str:
 @require_safe
 def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
     """The page to take my stars elsewhere: the file, a QR code to scan, a Giggity link."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     guids = _starred_guids(request, event_row)
     qr_svg = import_url = qr_error = ""
     if guids:
@@ -57,7 +57,7 @@ def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
             # segno's SVG is markup, not script or style: fine under the strict CSP.
             qr_svg = mark_safe(code.svg_inline(scale=4, omitsize=True, title="QR code"))  # noqa: S308 - segno's own output
     schedule_url = request.build_absolute_uri(reverse("web:export", args=[event_row.slug, "xml"]))
-    response = _page(
+    response = event_page(
         request,
         "confsched/favourites.html",
         event=event_row,
@@ -74,7 +74,7 @@ def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
 
 @require_safe
 def favourites_download(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     body = favourites.render_favourites(
         schedule_url=_schedule_url(request, event_row),
         slug=event_row.slug,
@@ -89,14 +89,14 @@ def favourites_download(request: HttpRequest, event: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def favourites_import(request: HttpRequest, event: str) -> HttpResponse:
     """GET ?f= (the QR address) or POST a file or pasted text: the confirmation page."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     try:
         if request.method == "GET":
             wanted = favourites.parse_compact(request.GET.get("f", ""))
         else:
             wanted = favourites.read_import(_posted_text(request), slug=event_row.slug)
     except ParseError as error:
-        return _page(
+        return event_page(
             request, "confsched/favourites_error.html", event=event_row, error=str(error),
             status=400,
         )  # fmt: skip
@@ -109,7 +109,7 @@ def favourites_import(request: HttpRequest, event: str) -> HttpResponse:
             found.setdefault(matches[0].pk, matches[0])
         else:
             missing.append(item)
-    return _page(
+    return event_page(
         request,
         "confsched/favourites_import.html",
         event=event_row,
@@ -143,7 +143,7 @@ def _posted_text(request: HttpRequest) -> str:
 @require_POST
 def favourites_star(request: HttpRequest, event: str) -> HttpResponse:
     """Star the sessions the confirmation page listed ("Star these")."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     keys = request.POST.getlist("key")[: favourites.MAX_FAVOURITES]
     sessions = Session.objects.filter(event=event_row, key__in=keys).published()
     for session in sessions:

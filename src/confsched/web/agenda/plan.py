@@ -22,8 +22,8 @@ from confsched.programme.filtering import facet_rows
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
-from confsched.web.schedule.views import _event, _page
 from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.zones import viewer_zone
 
 MAX_TEXT = 200
@@ -79,7 +79,7 @@ def _take(request: HttpRequest, event: Event) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def plan(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     if request.method == "POST":
         return _take(request, event_row)
     viewer = viewer_zone(request, event_row)
@@ -92,7 +92,7 @@ def plan(request: HttpRequest, event: str) -> HttpResponse:
     context: dict[str, Any] = {"asked": asked, "tracks": track_rows, "levels": level_rows}
     if asked.is_asked or (asked.keep_stars and starred and "planned" in request.GET):
         context.update(_proposal(event_row, sessions, asked, starred, viewer.zone))
-    response = _page(request, "confsched/plan.html", event=event_row, viewer=viewer, **context)
+    response = event_page(request, "confsched/plan.html", event=event_row, viewer=viewer, **context)
     # Whose stars these are comes from the session cookie: no shared cache may keep the page.
     patch_cache_control(response, private=True, no_store=True)
     patch_vary_headers(response, ("Cookie",))

@@ -21,9 +21,9 @@ from confsched.programme import queries
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
-from confsched.web.schedule.views import _event, _page
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 from confsched.web.site.zones import viewer_zone
 
@@ -38,7 +38,7 @@ def _session(event: Event, key: str) -> Session:
 @require_POST
 def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """Set a session's star from a plain form (redirects back) or from htmx (the button)."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     session = _session(event_row, key)
     is_starred = request.POST.get("starred") == "1"
     stars.set_star(request, session, is_starred=is_starred)
@@ -90,7 +90,7 @@ def _agenda_context(
 
 @require_safe
 def agenda(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     ids = stars.starred_ids(request, event_row)
     items = (
         agenda_queries.agenda_items(request.user, event_row)
@@ -117,7 +117,7 @@ def agenda(request: HttpRequest, event: str) -> HttpResponse:
             if links.share_token
             else "",
         )
-    response = _page(
+    response = event_page(
         request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda", **context
     )
     # The page shows the feed and share secrets and the alert settings: no cache keeps it.
@@ -127,14 +127,14 @@ def agenda(request: HttpRequest, event: str) -> HttpResponse:
 @require_safe
 def agenda_shared(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """Someone's agenda, read-only, for as long as they keep the link on."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     links = agenda_queries.links_for_share(event_row, token)
     if links is None:
         raise Http404("No such shared agenda")
     ids = agenda_queries.starred_ids(links.user, event_row)
     viewer = viewer_zone(request, event_row)
     context = _agenda_context(event_row, ids, zone=viewer.zone)
-    response = _page(
+    response = event_page(
         request, "confsched/agenda.html", event=event_row, viewer=viewer,
         is_shared_view=True, owner=links.user.first_name, **context,
     )  # fmt: skip
@@ -145,7 +145,7 @@ def agenda_shared(request: HttpRequest, event: str, token: str) -> HttpResponse:
 @require_safe
 def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     """The private feed calendar apps subscribe to; the token is the only credential."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     links = agenda_queries.links_for_feed(event_row, token)
     if links is None:
         raise Http404("No such feed")
@@ -168,7 +168,7 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
 def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
     """This browser's starred sessions as an .ics download: visitors have no feed to subscribe
     to, so they take a copy (signed-in people get the same, from their account's stars)."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     ids = stars.starred_ids(request, event_row)
     keys = set(Session.objects.filter(event=event_row, pk__in=ids).values_list("key", flat=True))
     if keys:
@@ -192,7 +192,7 @@ def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
 @login_required
 @require_POST
 def agenda_feed_reset(request: HttpRequest, event: str) -> HttpResponse:
-    agenda_services.reset_feed_token(request.user, _event(event))
+    agenda_services.reset_feed_token(request.user, event_or_404(event))
     return redirect(reverse("web:agenda", kwargs={"event": event}) + "#feed")
 
 
@@ -202,5 +202,7 @@ def agenda_share(request: HttpRequest, event: str) -> HttpResponse:
     is_on = request.POST.get("share") == "on"
     # The name the shared page shows: what the person typed where they turned sharing on.
     display_name = request.POST.get("display_name") if is_on else None
-    agenda_services.set_sharing(request.user, _event(event), is_on=is_on, display_name=display_name)
+    agenda_services.set_sharing(
+        request.user, event_or_404(event), is_on=is_on, display_name=display_name
+    )
     return redirect(reverse("web:agenda", kwargs={"event": event}) + "#share")

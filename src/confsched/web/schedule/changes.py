@@ -12,8 +12,8 @@ from django.views.decorators.http import require_safe
 from confsched.programme import queries
 from confsched.programme.changes import source_label
 from confsched.programme.models import Event, ScheduleVersion
-from confsched.web.schedule.views import _event, _page
 from confsched.web.site.calendars import event_etag
+from confsched.web.site.pages import event_or_404, event_page
 
 
 class TextSummaryAtomFeed(Atom1Feed):
@@ -32,12 +32,12 @@ class TextSummaryAtomFeed(Atom1Feed):
 
 @require_safe
 def changes(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     versions = [
         (version, source_label(version.source))
         for version in queries.versions_with_changes(event_row)
     ]
-    return _page(
+    return event_page(
         request, "confsched/changes.html", event=event_row, versions=versions, nav="changes"
     )
 
@@ -45,7 +45,7 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
 @require_safe
 def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
     """Atom: one entry per version, so feed readers and bots hear of every change."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     page_url = request.build_absolute_uri(reverse("web:changes", kwargs={"event": event_row.slug}))
     response = versions_feed(
         request, event_row, title=f"{event_row.name}: schedule changes", link=page_url,

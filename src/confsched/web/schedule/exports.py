@@ -9,9 +9,9 @@ from django.views.decorators.http import require_safe
 
 from confsched.interchange.formats import WRITERS
 from confsched.programme.services import render_export
-from confsched.web.schedule.views import _event
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
+from confsched.web.site.pages import event_or_404
 from confsched.web.site.stencils import kept
 
 
@@ -22,7 +22,7 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
     writer = WRITERS.get(extension)
     if writer is None:
         raise Http404(f"No schedule.{extension}; there are: " + ", ".join(sorted(WRITERS)))
-    event_row = _event(event)
+    event_row = event_or_404(event)
 
     # Writers take the site's address and add "<event>/sessions/<key>/"; reversing the home
     # page keeps a deployment's path prefix (SCRIPT_NAME) in every link.

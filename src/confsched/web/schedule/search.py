@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from confsched.programme.semantic import search_sessions
-from confsched.web.schedule.views import _event, _page
+from confsched.web.site.pages import event_or_404, event_page
 
 # Enough to read on a phone; a question has few good answers.
 RESULTS_SHOWN = 20
@@ -20,10 +20,10 @@ QUERY_LIMIT = 200
 
 @require_safe
 def search(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     q = " ".join(request.GET.get("q", "").split())[:QUERY_LIMIT]
     result = search_sessions(event_row, q, limit=RESULTS_SHOWN) if q else None
-    return _page(
+    return event_page(
         request, "confsched/search.html", event=event_row, q=q,
         results=result.sessions if result else [],
         is_by_meaning=bool(result and result.is_by_meaning), nav="search",

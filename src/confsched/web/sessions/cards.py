@@ -9,9 +9,9 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
-from confsched.web.schedule.views import _event
 from confsched.web.sessions.og_image import Card, CardImage, render_card
 from confsched.web.site.calendars import conditional_response, event_etag
+from confsched.web.site.pages import event_or_404
 from confsched.web.site.stencils import kept
 from confsched.web.site.templatetags.link_previews import event_card, session_card
 
@@ -29,13 +29,13 @@ def _png(request: HttpRequest, *, etag: str, build: Callable[[], Card]) -> HttpR
 
 @require_safe
 def event_card_png(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     return _png(request, etag=event_etag(event_row, "card"), build=lambda: event_card(event_row))
 
 
 @require_safe
 def session_card_png(request: HttpRequest, event: str, key: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
 
     def build() -> Card:
         session = queries.session_for_key(event_row, key)

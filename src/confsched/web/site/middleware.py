@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import Resolver404, resolve
 
-from confsched.web.schedule.views import unknown_zone_page
+from confsched.web.site.pages import unknown_zone_page
 from confsched.web.site.views import API_PREFIX
 from confsched.web.site.zones import UnknownZoneError
 

@@ -1,4 +1,5 @@
-"""The site's own pages beside the events: what confsched is, and its icon."""
+"""The site's own pages beside the events: the home page, what confsched is, its icon, and the
+error pages."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
@@ -109,3 +111,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
         message="This page could not be shown because of an error on our side; it has been "
         "logged. Please try again later.", is_database_up=False,
     )  # fmt: skip
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    events = queries.events_listed()
+    default = settings.CONFSCHED_DEFAULT_EVENT
+    if default and any(event.slug == default for event in events):
+        return redirect("web:schedule", event=default)
+    if len(events) == 1:
+        return redirect(events[0])
+    return render(request, "confsched/home.html", {"events": events})

@@ -27,7 +27,7 @@ from confsched.programme.insight import (
     slot_demands,
 )
 from confsched.programme.models import Event, Session
-from confsched.web.schedule.views import _event, _page
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.zones import viewer_zone
 
 # The public "likely full" mark may lag the stars by this long: one aggregate a minute per
@@ -75,7 +75,7 @@ def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not request.user.is_staff:
         raise Http404("No such page")
-    return _event(slug)
+    return event_or_404(slug)
 
 
 @require_safe
@@ -87,7 +87,7 @@ def insight(request: HttpRequest, event: str) -> HttpResponse:
     demands = session_demands(rows, attendees_per_star=found.attendees_per_star)
     viewer = viewer_zone(request, found)  # slots are labelled in the zone the page shows
     slots = slot_demands(rows, zone=viewer.zone)
-    response = _page(
+    response = event_page(
         request, "confsched/insight.html", event=found, viewer=viewer, **_charts(demands, slots)
     )
     patch_cache_control(response, private=True, no_store=True)

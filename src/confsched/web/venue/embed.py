@@ -25,14 +25,13 @@ from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, embed_origin_list
-from confsched.web.schedule.views import (
+from confsched.web.schedule.pages import (
     SCHEDULE_PARAMETERS,
-    _event,
-    _event_moment,
     canonical_query,
     without_unknown_parameters,
 )
 from confsched.web.site.compression import Rendition
+from confsched.web.site.pages import event_moment, event_or_404
 from confsched.web.site.stencils import kept
 from confsched.web.site.zones import viewer_zone
 
@@ -44,7 +43,7 @@ EMBED_MAX_AGE = 300
 @require_safe
 def embed(request: HttpRequest, event: str) -> HttpResponse:
     """The sessions by day and time, filtered like the schedule, links opening a new tab."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     # The zone from ?tz= only, never a cookie: the page must be the same for everyone.
     viewer = viewer_zone(request, event_row, use_saved=False)
     if redirect_away := without_unknown_parameters(request, SCHEDULE_PARAMETERS):
@@ -86,7 +85,7 @@ def _render(request: HttpRequest, event: Event, zone) -> bytes:  # noqa: ANN001 
                 "filters": filters,
                 "result": result,
                 "days": days_and_slots(result.sessions, zone),
-                "zone_label": describe_zone(zone, _event_moment(event)),
+                "zone_label": describe_zone(zone, event_moment(event)),
                 "schedule_url": schedule_url
                 + (f"?{request.GET.urlencode()}" if request.GET else ""),
             },

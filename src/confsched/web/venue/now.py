@@ -14,7 +14,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from confsched.core import clock
-from confsched.web.schedule.views import _event, _page
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.zones import viewer_zone
 from confsched.web.venue.now_board import Entry, RoomNow, board_for, duration_words
 
@@ -52,11 +52,11 @@ def _shown(room: RoomNow, *, now: datetime) -> RoomShown:
 
 @require_safe
 def now(request: HttpRequest, event: str) -> HttpResponse:
-    event_row = _event(event)
+    event_row = event_or_404(event)
     viewer = viewer_zone(request, event_row)
     moment = clock.now()
     board = board_for(event_row, now=moment)
-    response = _page(
+    response = event_page(
         request, "confsched/now.html", event=event_row, viewer=viewer, moment=moment,
         board=board, rooms=[_shown(room, now=moment) for room in board.rooms], as_of=moment,
         nav="now",

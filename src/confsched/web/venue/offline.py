@@ -20,7 +20,7 @@ from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
-from confsched.web.schedule.views import _event
+from confsched.web.site.pages import event_or_404
 
 # From app.css: --accent-ink for the browser's bar, --paper behind the splash screen.
 THEME_COLOR = "#5b1a99"
@@ -68,7 +68,7 @@ def _conditional(
 @require_safe
 def manifest(request: HttpRequest, event: str) -> HttpResponse:
     """The web app manifest: the event, installable, starting at and scoped to its schedule."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     home = reverse("web:schedule", kwargs={"event": event_row.slug})
     etag, response = _conditional(request, event_row, "manifest", home)
     if response is None:
@@ -135,7 +135,7 @@ def worker_config(event: Event) -> dict[str, object]:
 @require_safe
 def service_worker(request: HttpRequest, event: str) -> HttpResponse:
     """The worker script for this event: same on every request, never cached stale."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     config = json.dumps(worker_config(event_row), indent=1)
     body = render_to_string("confsched/sw.js", {"config": config})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
@@ -159,7 +159,7 @@ def _latest_version_number(event: Event) -> int:
 def version(request: HttpRequest, event: str) -> HttpResponse:
     """The schedule's version and last change (the worker refreshes its copy when they move),
     and the marker of the account signed in (the worker keeps each account's copy apart)."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     account = account_marker(request)
     etag, response = _conditional(request, event_row, "version", account)
     if response is None:

@@ -28,9 +28,9 @@ from confsched.core.timezones import describe_zone
 from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
-from confsched.web.schedule.views import _event, _page
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import kept
 from confsched.web.site.zones import ViewerZone, viewer_zone
 from confsched.web.venue.printing import Pdf, render_pdf, room_name, timetable_for_day
@@ -189,7 +189,7 @@ def _missing_day(
     request: HttpRequest, event: Event, zone: zoneinfo.ZoneInfo, problem: MissingDayError
 ) -> HttpResponse:
     """404 saying what is wrong with the day asked for, and linking to the days there are."""
-    return _page(
+    return event_page(
         request, "confsched/print/missing.html", event=event,
         viewer=ViewerZone(zone=zone, event_zone=event.zone), status=404, problem=str(problem),
         days=[(d, _links(event, d.day, zone)) for d in _event_days(event, zone)],
@@ -197,7 +197,7 @@ def _missing_day(
 
 
 def _printed(request: HttpRequest, slug: str, text: str, *, is_pdf: bool) -> HttpResponse:
-    event = _event(slug)
+    event = event_or_404(slug)
     zone = viewer_zone(request, event, use_saved=False).zone
     try:
         day = _parse_day(text)
@@ -267,7 +267,7 @@ def _agenda_html(
 
 
 def _printed_agenda(request: HttpRequest, slug: str, text: str, *, is_pdf: bool) -> HttpResponse:
-    event = _event(slug)
+    event = event_or_404(slug)
     zone = viewer_zone(request, event, use_saved=False).zone
     ids = stars.starred_ids(request, event)
     owner = request.user.get_username() if request.user.is_authenticated else ""
@@ -314,7 +314,9 @@ def agenda_print_day_pdf(request: HttpRequest, event: str, day: str) -> HttpResp
 @require_safe
 def print_index(request: HttpRequest, event: str) -> HttpResponse:
     """The event's days, each with its timetable and one's agenda, as HTML and as PDF."""
-    event_row = _event(event)
+    event_row = event_or_404(event)
     viewer = viewer_zone(request, event_row)
     days = [(d, _links(event_row, d.day, viewer.zone)) for d in _event_days(event_row, viewer.zone)]
-    return _page(request, "confsched/print/index.html", event=event_row, viewer=viewer, days=days)
+    return event_page(
+        request, "confsched/print/index.html", event=event_row, viewer=viewer, days=days
+    )
