@@ -110,7 +110,8 @@ LOGOUT_REDIRECT_URL = "/"
 
 # Failed log-ins: an account locks after CONFSCHED_LOGIN_FAILURE_LIMIT failures (from any
 # address, or from one); an address only after CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT failures
-# for any accounts, as a venue's attendees share a few NAT addresses (web/login_throttle.py).
+# for any accounts, as a venue's attendees share a few NAT addresses
+# (web/accounts/login_throttle.py).
 # Stored in the database, so every app process sees the same count. Behind a reverse proxy,
 # set CONFSCHED_PROXY_COUNT (below), or every attendee has the proxy's address.
 AXES_HANDLER = "confsched.web.accounts.login_throttle.AccountFirstHandler"
@@ -291,5 +292,5 @@ CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")
 CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")
 
 # Schedule pages are built once per schedule version, address and zone and filled in per
-# request (web/stencils.py); off renders every request from scratch (tests compare the two).
+# request (web/site/stencils.py); off renders every request from scratch (tests compare the two).
 CONFSCHED_PAGE_STENCILS = _flag("CONFSCHED_PAGE_STENCILS", True)

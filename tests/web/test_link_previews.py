@@ -33,7 +33,7 @@ EVENT_ALT = f"{EVENT}. 7–8 April 2026 · Paris, France. Schedule"
 
 
 def _image(path: str, alt: str) -> dict[str, str]:
-    """The generated card's tags (web/views_cards.py)."""
+    """The generated card's tags (web/sessions/cards.py)."""
     return {
         "og:image": f"http://testserver{path}",
         "og:image:type": "image/png",

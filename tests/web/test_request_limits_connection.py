@@ -2,7 +2,7 @@
 
 Checked with a real socket against gunicorn, which `confsched serve` runs: gunicorn writes its
 own `Connection` line (an application's is dropped), so the close is decided by a pre_request
-hook (web/gunicorn_hooks.py).
+hook (web/site/gunicorn_hooks.py).
 """
 
 from __future__ import annotations

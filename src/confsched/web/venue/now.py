@@ -1,7 +1,7 @@
 """The now-and-next page: per room, what runs now and what comes next, kept open at the venue.
 
 Not stenciled: it changes with the clock. The board is read once per schedule version and
-minute (web/now_board.py); each request only renders it for the viewer's zone.
+minute (web/venue/now_board.py); each request only renders it for the viewer's zone.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Link previews: the Open Graph and Twitter card tags chat apps and social sites read.
 
 Schedule, session and speaker pages are built once per schedule version and address (see
-web/stencils.py), so nothing here depends on the person or the clock; times are in the event's
-zone whatever zone the viewer reads the page in, since a preview is read by everyone.
+web/site/stencils.py), so nothing here depends on the person or the clock; times are in the
+event's zone whatever zone the viewer reads the page in, since a preview is read by everyone.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def _tags(
         # The address as asked: a filtered view previews as that view. Built per address, as
         # the page itself is.
         "url": request.build_absolute_uri() if request is not None else "",
-        # A generated card (web/views_cards.py); consumers want an absolute address.
+        # A generated card (web/sessions/cards.py); consumers want an absolute address.
         "image": request.build_absolute_uri(image) if request is not None else image,
         "image_width": og_image.WIDTH,
         "image_height": og_image.HEIGHT,

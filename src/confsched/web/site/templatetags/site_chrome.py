@@ -57,7 +57,7 @@ def events_by_time(events: Iterable[Event]) -> EventsByTime:
 
 @register.simple_tag(takes_context=True)
 def in_account_frame(context: template.Context, template_name: str) -> SafeString:
-    """`template_name` rendered as an account page (views_accounts.account_page), for pages
+    """`template_name` rendered as an account page (accounts/views.account_page), for pages
     that others render with a context of their own: django-axes's locked-out page."""
     # Here, not at the top: Django imports every tag library when it sets up templates.
     from confsched.web.accounts.views import account_page

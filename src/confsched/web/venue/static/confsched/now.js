@@ -6,7 +6,7 @@
 
   var MINUTE = 60000;
 
-  // The same words as web/now_board.py duration_words.
+  // The same words as web/venue/now_board.py duration_words.
   function words(ms) {
     var minutes = Math.floor(ms / MINUTE);
     if (minutes < 1) { return "less than a minute"; }

@@ -1,5 +1,5 @@
 // confsched service worker for one event: its pages readable offline, stars kept until sent.
-// Served by views_offline.service_worker, which writes CONFIG (addresses under any prefix).
+// Served by venue/offline.service_worker, which writes CONFIG (addresses under any prefix).
 //
 // Every page of the event is personal (the account corner, the stars), so pages are kept per
 // account: in a cache named after the marker the server gives for the person now signed in
