@@ -1,4 +1,4 @@
-"""Public pages: the schedule as a list and as a grid, sessions, speakers."""
+"""The schedule as a list and as a grid, the zones page, the event (or a filtered view) as .ics."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from confsched.web.site.zones import UnknownZoneError, ViewerZone, remember_zone
 
 
 def event_or_404(slug: str) -> Event:
+    """The event at this address, or a 404 page."""
     event = queries.event_for_slug(slug)
     if event is None:
         raise Http404(f"No event {slug!r}")
