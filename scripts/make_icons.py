@@ -15,7 +15,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "confsched" / "web" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "src" / "confsched" / "web" / "site" / "static"
 SOURCE = STATIC / "confsched" / "icon.svg"
 FAVICON_SIZES = (16, 32, 48)
 APP_SIZES = (192, 512)

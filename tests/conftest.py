@@ -26,7 +26,7 @@ def _empty_cache() -> None:
     """Cached fragments never leak from one test into another."""
     from django.core.cache import cache
 
-    from confsched.web.stencils import forget_local_stencils
+    from confsched.web.site.stencils import forget_local_stencils
 
     cache.clear()
     forget_local_stencils()

@@ -52,19 +52,26 @@ INSTALLED_APPS = [
     "csp",
     "confsched.programme",
     "confsched.agenda",
-    "confsched.web",
+    "confsched.web",  # the serve command
+    "confsched.web.site",  # shared page machinery, site chrome, template tags
+    "confsched.web.schedule",
+    "confsched.web.sessions",
+    "confsched.web.agenda",
+    "confsched.web.venue",
+    "confsched.web.accounts",
+    "confsched.web.staff",
     # After our apps: our registration/* templates (log-in, password pages) win over its own.
     "django.contrib.admin",
 ]
 
 MIDDLEWARE = [
     # Outermost: a HEAD gets the GET's status and headers, and no body.
-    "confsched.web.middleware.HeadMiddleware",
+    "confsched.web.site.middleware.HeadMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses what the middleware below made (ConditionalGet's ETags are of plain bodies).
-    "confsched.web.compression.CompressionMiddleware",
+    "confsched.web.site.compression.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # ETag on every GET and 304 for If-None-Match: phones re-checking a page pay no body.
@@ -74,11 +81,11 @@ MIDDLEWARE = [
     # Before anything reads the body (CSRF reads POST in process_view, which comes after every
     # middleware's own call): an oversized one is refused unread. After authentication, which
     # reads none, since staff may send whole programmes to the admin's import page.
-    "confsched.web.middleware.RequestBodyLimitMiddleware",
+    "confsched.web.site.middleware.RequestBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "confsched.web.middleware.UnknownZoneMiddleware",
+    "confsched.web.site.middleware.UnknownZoneMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into a clear 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -103,10 +110,11 @@ LOGOUT_REDIRECT_URL = "/"
 
 # Failed log-ins: an account locks after CONFSCHED_LOGIN_FAILURE_LIMIT failures (from any
 # address, or from one); an address only after CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT failures
-# for any accounts, as a venue's attendees share a few NAT addresses (web/login_throttle.py).
+# for any accounts, as a venue's attendees share a few NAT addresses
+# (web/accounts/login_throttle.py).
 # Stored in the database, so every app process sees the same count. Behind a reverse proxy,
 # set CONFSCHED_PROXY_COUNT (below), or every attendee has the proxy's address.
-AXES_HANDLER = "confsched.web.login_throttle.AccountFirstHandler"
+AXES_HANDLER = "confsched.web.accounts.login_throttle.AccountFirstHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("CONFSCHED_LOGIN_FAILURE_LIMIT", "5"))
 CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT = int(
     os.environ.get("CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT", "100")
@@ -202,7 +210,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG or TESTING
-            else "confsched.web.static_storage.StaticStorage"
+            else "confsched.web.site.static_storage.StaticStorage"
         )
     },
 }
@@ -284,5 +292,5 @@ CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")
 CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")
 
 # Schedule pages are built once per schedule version, address and zone and filled in per
-# request (web/stencils.py); off renders every request from scratch (tests compare the two).
+# request (web/site/stencils.py); off renders every request from scratch (tests compare the two).
 CONFSCHED_PAGE_STENCILS = _flag("CONFSCHED_PAGE_STENCILS", True)

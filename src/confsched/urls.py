@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from confsched.api.api import api
-from confsched.web import views_accounts as accounts
-from confsched.web import views_site
+from confsched.web.accounts import views as accounts
+from confsched.web.site import views as views_site
 
-handler404 = "confsched.web.views_site.page_not_found"
-handler500 = "confsched.web.views_site.server_error"
+handler404 = "confsched.web.site.views.page_not_found"
+handler500 = "confsched.web.site.views.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),

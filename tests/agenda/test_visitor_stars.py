@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 
 from confsched.agenda.models import VisitorStar
 from confsched.programme.models import Session
-from confsched.web import stars
+from confsched.web.agenda import stars
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

@@ -145,7 +145,7 @@ def _visitor_stars(page) -> list[str]:  # noqa: ANN001 - a Playwright page
     from django.test import RequestFactory
 
     from confsched.programme.models import Event, Session
-    from confsched.web.stars import starred_ids
+    from confsched.web.agenda.stars import starred_ids
 
     cookie = next(c for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME)
     request = RequestFactory().get("/")

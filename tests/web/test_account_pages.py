@@ -13,8 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils.http import urlsafe_base64_encode
 
-from confsched.web.templatetags.site_chrome import duration
-from confsched.web.views_accounts import event_of_address
+from confsched.web.accounts.views import event_of_address
+from confsched.web.site.templatetags.site_chrome import duration
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from confsched.web.compression import CompressionMiddleware, accepted_encodings, gzip_bytes
+from confsched.web.site.compression import CompressionMiddleware, accepted_encodings, gzip_bytes
 from tests.conftest import DEMO_SLUG
 
 BASE = f"/{DEMO_SLUG}/"
@@ -88,7 +88,7 @@ def test_the_schedule_page_is_sent_gzipped(client: Client, demo_event) -> None:
 def test_an_export_is_rendered_once_per_version_and_sent_gzipped(
     client: Client, demo_event, monkeypatch, extension: str
 ) -> None:  # noqa: ANN001
-    from confsched.web import views_exports
+    from confsched.web.schedule import exports as views_exports
 
     calls = []
     real = views_exports.render_export
@@ -109,7 +109,7 @@ def test_an_export_is_rendered_once_per_version_and_sent_gzipped(
 def test_the_event_calendar_is_rendered_once_per_version(
     client: Client, demo_event, monkeypatch
 ) -> None:  # noqa: ANN001
-    from confsched.web import calendars
+    from confsched.web.site import calendars
 
     calls = []
     real = calendars.render_ical

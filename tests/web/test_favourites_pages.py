@@ -35,7 +35,7 @@ def star(client: Client, session: Session) -> None:
 
 
 def starred_keys(client: Client, event) -> set[str]:  # noqa: ANN001
-    from confsched.web import stars
+    from confsched.web.agenda import stars
 
     request = client.get(AGENDA).wsgi_request
     ids = stars.starred_ids(request, event)

@@ -73,7 +73,7 @@ def test_a_card_says_likely_full_when_told_and_is_kept_apart_from_the_plain_one(
 ) -> None:
     from zoneinfo import ZoneInfo
 
-    from confsched.web.fragments import attach_cards
+    from confsched.web.site.fragments import attach_cards
 
     paris = ZoneInfo("Europe/Paris")
     plain = Session.objects.get(key=TORCHJD)

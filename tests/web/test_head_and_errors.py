@@ -8,7 +8,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client, RequestFactory
 
-from confsched.web.views_site import server_error
+from confsched.web.site.views import server_error
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

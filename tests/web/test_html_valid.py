@@ -21,7 +21,7 @@ from confsched.agenda import services as agenda_services
 from confsched.interchange.frab import read as frab_xml
 from confsched.programme.models import Event, Session
 from confsched.programme.services import create_event, load_programme
-from confsched.web.languages import language_tag
+from confsched.web.site.languages import language_tag
 from tests.conftest import DEMO_SLUG, ROOT, unavailable
 
 pytestmark = pytest.mark.django_db

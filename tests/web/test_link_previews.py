@@ -16,8 +16,8 @@ from django.test import Client
 from PIL import Image
 
 from confsched.programme.models import Event, Session
-from confsched.web.og_image import Card, font_file, load_font, render_card, wrapped
-from confsched.web.templatetags.link_previews import (
+from confsched.web.sessions.og_image import Card, font_file, load_font, render_card, wrapped
+from confsched.web.site.templatetags.link_previews import (
     event_dates,
     event_description,
     session_description,
@@ -33,7 +33,7 @@ EVENT_ALT = f"{EVENT}. 7–8 April 2026 · Paris, France. Schedule"
 
 
 def _image(path: str, alt: str) -> dict[str, str]:
-    """The generated card's tags (web/views_cards.py)."""
+    """The generated card's tags (web/sessions/cards.py)."""
     return {
         "og:image": f"http://testserver{path}",
         "og:image:type": "image/png",
@@ -226,7 +226,7 @@ def test_the_cards_are_pngs_of_the_open_graph_size(client: Client, demo_event) -
 
 @pytest.mark.django_db
 def test_a_card_is_drawn_once_per_schedule_version(client: Client, demo_event, monkeypatch) -> None:
-    from confsched.web import views_cards
+    from confsched.web.sessions import cards as views_cards
 
     drawn = []
     real = views_cards.render_card

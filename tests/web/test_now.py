@@ -17,7 +17,7 @@ from confsched.interchange.programme import Programme
 from confsched.interchange.synthetic import synthetic_programme
 from confsched.programme.models import Session
 from confsched.programme.services import create_event, load_programme
-from confsched.web.now_board import Entry, duration_words, rooms_now_and_next
+from confsched.web.venue.now_board import Entry, duration_words, rooms_now_and_next
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from django.urls import set_script_prefix
 
 from confsched.programme.models import Event, ScheduleVersion
-from confsched.web.views_offline import short_name
+from confsched.web.venue.offline import short_name
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

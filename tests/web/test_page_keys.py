@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from confsched.web import views
+from confsched.web.schedule import views
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

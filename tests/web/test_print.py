@@ -19,8 +19,9 @@ from django.test import Client
 from confsched.agenda.services import star_session
 from confsched.programme import queries
 from confsched.programme.models import Event, Session
-from confsched.web import printing, views_print
-from confsched.web.printing import render_pdf, split_evenly, timetable_for_day
+from confsched.web.venue import print_pages as views_print
+from confsched.web.venue import printing
+from confsched.web.venue.printing import render_pdf, split_evenly, timetable_for_day
 from tests.conftest import DEMO_SLUG
 
 BASE = f"/{DEMO_SLUG}/"
@@ -33,7 +34,8 @@ TOUR = "tour-de-force-llm-inference-optimization-from-simple-to-sophisticated"  
 JIGSAW = "lightning-talk-jigsaw-domain-and-tensor-parallelism-for-high-resolution-input-training"
 MORNING = ["11:00", "11:15", "11:30", "11:45", "12:00", "12:15"]
 AFTERNOON = ["13:45", "14:15", "14:45", "15:00", "15:40", "15:55", "16:10", "16:40"]
-CSS = Path(__file__).resolve().parents[2] / "src/confsched/web/static/confsched"
+CSS = Path(__file__).resolve().parents[2] / "src/confsched/web/venue/static/confsched"
+SITE_CSS = Path(__file__).resolve().parents[2] / "src/confsched/web/site/static/confsched"
 
 
 # -- reading the printed tables ---------------------------------------------------------------
@@ -636,7 +638,7 @@ def test_the_agenda_page_links_each_day_to_its_print(client: Client, demo_event:
 
 
 def test_app_css_prints_without_controls_and_each_day_on_a_new_page() -> None:
-    css = (CSS / "app.css").read_text()
+    css = (SITE_CSS / "app.css").read_text()
     section = css[css.index("/* == printing:") :]
     media = section[section.index("@media print {") :]
     media = media[: media.index("\n}\n")]

@@ -13,7 +13,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, override_settings
 
-from confsched.web.middleware import RequestBodyLimitMiddleware
+from confsched.web.site.middleware import RequestBodyLimitMiddleware
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 Checked with a real socket against gunicorn, which `confsched serve` runs: gunicorn writes its
 own `Connection` line (an application's is dropped), so the close is decided by a pre_request
-hook (web/gunicorn_hooks.py).
+hook (web/site/gunicorn_hooks.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from confsched.web.gunicorn_hooks import may_be_refused_unread
+from confsched.web.site.gunicorn_hooks import may_be_refused_unread
 
 LIMIT = 1024 * 1024
 TOO_LARGE = b"Request body too large: this site accepts at most 1048576 bytes.\n"
@@ -25,7 +25,7 @@ RUNNER = """
 import sys
 from gunicorn.app.base import BaseApplication
 from confsched.wsgi import application
-from confsched.web.gunicorn_hooks import close_when_body_may_be_unread
+from confsched.web.site.gunicorn_hooks import close_when_body_may_be_unread
 
 class Server(BaseApplication):
     def load_config(self):

@@ -10,7 +10,7 @@ from django.test import Client
 
 from confsched.interchange.formats import parse_files
 from confsched.programme.models import Event, Session, Speaker
-from confsched.web.rich_text import plain_text, render_rich_text
+from confsched.web.site.rich_text import plain_text, render_rich_text
 from tests.conftest import DEMO_SLUG
 
 REL = 'rel="nofollow"'

@@ -10,7 +10,7 @@ import pytest
 from django.http import QueryDict
 
 from confsched.programme.layout import grid_days
-from confsched.web.templatetags.schedule_views import query_without
+from confsched.web.site.templatetags.schedule_views import query_without
 
 QUERY = QueryDict("q=torch&track=training-systems&track=agents&room=hall&tz=Asia/Tokyo&date=")
 PARIS = ZoneInfo("Europe/Paris")

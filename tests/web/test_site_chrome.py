@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from confsched.programme.models import Event
 from confsched.programme.services import create_event
-from confsched.web.templatetags.site_chrome import split_events
-from confsched.web.views_site import FAVICON_MAX_AGE
+from confsched.web.site.templatetags.site_chrome import split_events
+from confsched.web.site.views import FAVICON_MAX_AGE
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db

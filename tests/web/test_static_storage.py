@@ -12,7 +12,7 @@ def test_collectstatic_writes_gzip_and_no_brotli(settings, tmp_path: Path) -> No
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "confsched.web.static_storage.StaticStorage"},
+        "staticfiles": {"BACKEND": "confsched.web.site.static_storage.StaticStorage"},
     }
     call_command("collectstatic", "--noinput", verbosity=0)
     css = {p.name for p in (tmp_path / "confsched").glob("app.*css*")}

@@ -21,7 +21,7 @@ from django.test import Client
 from confsched.agenda.models import AgendaItem
 from confsched.programme.models import Session
 from confsched.programme.services import load_programme
-from confsched.web.stencils import Hole, Markers, Stencil
+from confsched.web.site.stencils import Hole, Markers, Stencil
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +207,7 @@ def test_a_session_page_lists_the_next_sessions_of_its_track_and_links_to_all(
 def test_threads_asking_for_one_missing_page_build_it_once() -> None:
     import threading
 
-    from confsched.web.stencils import kept
+    from confsched.web.site.stencils import kept
 
     builds = []
     started = threading.Event()
@@ -233,7 +233,7 @@ def test_threads_asking_for_one_missing_page_build_it_once() -> None:
 def test_a_page_that_is_not_there_is_404_each_time_and_leaves_nothing_behind(
     client: Client, demo_event, path: str
 ) -> None:
-    from confsched.web import stencils
+    from confsched.web.site import stencils
 
     statuses = [client.get(BASE + path).status_code for _ in range(2)]
     assert (statuses, stencils._building) == ([404, 404], {})

@@ -1,108 +1,109 @@
+"""The public pages, by feature: the table of contents of web/.
+
+Each group's views live in the package of the same name (web/schedule/, web/sessions/, ...).
+Order matters where one address could match two patterns: `schedule.ics` comes before
+`schedule.<extension>`. The site's own pages (about, the icon, log-in and password pages) are
+in confsched/urls.py, outside the "web" namespace.
+"""
+
 from django.urls import path
 
-from confsched.web import (
-    views,
-    views_accounts,
-    views_agenda,
-    views_alerts,
-    views_cards,
-    views_changes,
-    views_embed,
-    views_exports,
-    views_favourites,
-    views_insight,
-    views_now,
-    views_offline,
-    views_plan,
-    views_print,
-    views_search,
-)
+from confsched.web.accounts import views as accounts
+from confsched.web.agenda import alerts, favourites, plan
+from confsched.web.agenda import views as agenda
+from confsched.web.schedule import changes, exports, search
+from confsched.web.schedule import views as schedule
+from confsched.web.sessions import cards
+from confsched.web.sessions import views as sessions
+from confsched.web.site import views as site
+from confsched.web.staff import views as staff
+from confsched.web.venue import embed, now, offline, print_pages
 
 app_name = "web"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("accounts/signup/", views_accounts.signup, name="signup"),
-    path("<slug:event>/", views.schedule, name="schedule"),
-    path("<slug:event>/grid/", views.grid, name="grid"),
-    path("<slug:event>/schedule.ics", views.event_calendar, name="event_calendar"),
-    path("<slug:event>/sessions/<str:key>/", views.session_detail, name="session"),
-    path("<slug:event>/sessions/<str:key>/star", views_agenda.star, name="star"),
-    path("<slug:event>/card.png", views_cards.event_card_png, name="event_card"),
-    path(
-        "<slug:event>/sessions/<str:key>/card.png",
-        views_cards.session_card_png,
-        name="session_card",
-    ),
-    path(
-        "<slug:event>/sessions/<str:key>/calendar.ics",
-        views.session_calendar,
-        name="session_calendar",
-    ),
-    path("<slug:event>/search/", views_search.search, name="search"),
-    path("<slug:event>/speakers/", views.speakers, name="speakers"),
-    path("<slug:event>/zones/", views.zones, name="zones"),
-    path("<slug:event>/speakers/<str:key>/", views.speaker_detail, name="speaker"),
-    path("<slug:event>/changes/", views_changes.changes, name="changes"),
-    path("<slug:event>/changes.atom", views_changes.changes_feed, name="changes_feed"),
-    path("<slug:event>/schedule.<str:extension>", views_exports.export, name="export"),
+    # Site chrome: the list of events (web/site/).
+    path("", site.home, name="home"),
+    # Accounts: sign-up; log-in and password pages are in confsched/urls.py (web/accounts/).
+    path("accounts/signup/", accounts.signup, name="signup"),
+    # The schedule: list, grid, search, zones, the programme as .ics and in every export
+    # format, the change log and its feed (web/schedule/).
+    path("<slug:event>/", schedule.schedule, name="schedule"),
+    path("<slug:event>/grid/", schedule.grid, name="grid"),
+    path("<slug:event>/schedule.ics", schedule.event_calendar, name="event_calendar"),
+    path("<slug:event>/search/", search.search, name="search"),
+    path("<slug:event>/zones/", schedule.zones, name="zones"),
+    path("<slug:event>/changes/", changes.changes, name="changes"),
+    path("<slug:event>/changes.atom", changes.changes_feed, name="changes_feed"),
+    path("<slug:event>/schedule.<str:extension>", exports.export, name="export"),
     path(
         "<slug:event>/schedule2.json",
-        views_exports.export,
+        exports.export,
         {"extension": "schedule2"},
         name="export_schedule2",
     ),
-    path("<slug:event>/agenda/", views_agenda.agenda, name="agenda"),
-    path("<slug:event>/agenda.ics", views_agenda.agenda_download, name="agenda_download"),
-    path("<slug:event>/now/", views_now.now, name="now"),
-    path("<slug:event>/plan/", views_plan.plan, name="plan"),
-    path("<slug:event>/insight/", views_insight.insight, name="insight"),
+    # Sessions and speakers: their pages, a session as .ics, link preview cards
+    # (web/sessions/).
+    path("<slug:event>/sessions/<str:key>/", sessions.session_detail, name="session"),
     path(
-        "<slug:event>/agenda/feed/reset", views_agenda.agenda_feed_reset, name="agenda_feed_reset"
+        "<slug:event>/sessions/<str:key>/calendar.ics",
+        sessions.session_calendar,
+        name="session_calendar",
     ),
-    path("<slug:event>/agenda/share", views_agenda.agenda_share, name="agenda_share"),
+    path("<slug:event>/speakers/", sessions.speakers, name="speakers"),
+    path("<slug:event>/speakers/<str:key>/", sessions.speaker_detail, name="speaker"),
+    path("<slug:event>/card.png", cards.event_card_png, name="event_card"),
     path(
-        "<slug:event>/agenda/favourites/",
-        views_favourites.favourites_page,
-        name="favourites",
+        "<slug:event>/sessions/<str:key>/card.png",
+        cards.session_card_png,
+        name="session_card",
     ),
+    # The attendee's agenda: stars, my agenda and its feeds and share link, favourites files,
+    # alerts, the planner (web/agenda/).
+    path("<slug:event>/sessions/<str:key>/star", agenda.star, name="star"),
+    path("<slug:event>/agenda/", agenda.agenda, name="agenda"),
+    path("<slug:event>/agenda.ics", agenda.agenda_download, name="agenda_download"),
+    path("<slug:event>/agenda/feed/reset", agenda.agenda_feed_reset, name="agenda_feed_reset"),
+    path("<slug:event>/agenda/share", agenda.agenda_share, name="agenda_share"),
+    path("<slug:event>/agenda/favourites/", favourites.favourites_page, name="favourites"),
     path(
         "<slug:event>/agenda/favourites.json",
-        views_favourites.favourites_download,
+        favourites.favourites_download,
         name="favourites_download",
     ),
-    path(
-        "<slug:event>/agenda/import", views_favourites.favourites_import, name="favourites_import"
-    ),
-    path(
-        "<slug:event>/agenda/import/star", views_favourites.favourites_star, name="favourites_star"
-    ),
-    path(
-        "<slug:event>/agenda/shared/<str:token>/", views_agenda.agenda_shared, name="agenda_shared"
-    ),
-    path("<slug:event>/agenda/<str:token>.ics", views_agenda.agenda_feed, name="agenda_feed"),
-    path("<slug:event>/agenda/alerts", views_alerts.alerts_toggle, name="alerts"),
+    path("<slug:event>/agenda/import", favourites.favourites_import, name="favourites_import"),
+    path("<slug:event>/agenda/import/star", favourites.favourites_star, name="favourites_star"),
+    path("<slug:event>/agenda/shared/<str:token>/", agenda.agenda_shared, name="agenda_shared"),
+    path("<slug:event>/agenda/<str:token>.ics", agenda.agenda_feed, name="agenda_feed"),
+    path("<slug:event>/agenda/alerts", alerts.alerts_toggle, name="alerts"),
     path(
         "<slug:event>/alerts/unsubscribe/<str:token>/",
-        views_alerts.alerts_unsubscribe,
+        alerts.alerts_unsubscribe,
         name="alerts_unsubscribe",
     ),
-    path("<slug:event>/alerts/<str:token>.atom", views_alerts.alerts_feed, name="alerts_feed"),
-    path("<slug:event>/embed/", views_embed.embed, name="embed"),
-    path("<slug:event>/manifest.webmanifest", views_offline.manifest, name="manifest"),
-    path("<slug:event>/sw.js", views_offline.service_worker, name="service_worker"),
-    path("<slug:event>/version.json", views_offline.version, name="version"),
-    path("<slug:event>/print/", views_print.print_index, name="print_index"),
-    path("<slug:event>/print/<str:day>/", views_print.print_day, name="print_day"),
-    path("<slug:event>/print/<str:day>.pdf", views_print.print_day_pdf, name="print_day_pdf"),
+    path("<slug:event>/alerts/<str:token>.atom", alerts.alerts_feed, name="alerts_feed"),
+    path("<slug:event>/plan/", plan.plan, name="plan"),
+    # At the venue: the now board, the offline copy, printing and PDFs, the embed
+    # (web/venue/).
+    path("<slug:event>/now/", now.now, name="now"),
+    path("<slug:event>/manifest.webmanifest", offline.manifest, name="manifest"),
+    path("<slug:event>/sw.js", offline.service_worker, name="service_worker"),
+    path("<slug:event>/version.json", offline.version, name="version"),
+    path("<slug:event>/print/", print_pages.print_index, name="print_index"),
+    path("<slug:event>/print/<str:day>/", print_pages.print_day, name="print_day"),
+    path("<slug:event>/print/<str:day>.pdf", print_pages.print_day_pdf, name="print_day_pdf"),
     path(
         "<slug:event>/agenda/print/<str:day>/",
-        views_print.agenda_print_day,
+        print_pages.agenda_print_day,
         name="agenda_print_day",
     ),
     path(
         "<slug:event>/agenda/print/<str:day>.pdf",
-        views_print.agenda_print_day_pdf,
+        print_pages.agenda_print_day_pdf,
         name="agenda_print_day_pdf",
     ),
+    path("<slug:event>/embed/", embed.embed, name="embed"),
+    # Staff: who stars what, likely-full sessions (web/staff/; the import page is in the
+    # admin, programme/).
+    path("<slug:event>/insight/", staff.insight, name="insight"),
 ]

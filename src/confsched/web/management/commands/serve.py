@@ -63,7 +63,7 @@ class Command(BaseCommand):
         # it, not in the first PDF request of each worker.
         import weasyprint  # noqa: F401
 
-        from confsched.web.gunicorn_hooks import close_when_body_may_be_unread
+        from confsched.web.site.gunicorn_hooks import close_when_body_may_be_unread
         from confsched.wsgi import application
 
         bind = f"{options['host']}:{options['port']}"

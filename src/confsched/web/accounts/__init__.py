@@ -1,0 +1,1 @@
+"""Accounts: sign-up, account pages, log-in throttling."""

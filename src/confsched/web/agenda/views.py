@@ -1,0 +1,208 @@
+"""Stars, the personal agenda, its calendar feed and its shared read-only page."""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
+
+from confsched.agenda import queries as agenda_queries
+from confsched.agenda import services as agenda_services
+from confsched.agenda.planning import changes_since, gaps, now_and_next, overlapping
+from confsched.agenda.services import session_fingerprint
+from confsched.core import clock
+from confsched.programme import queries
+from confsched.programme.layout import days_and_slots
+from confsched.programme.models import Event, Session
+from confsched.web.agenda import stars
+from confsched.web.site.calendars import calendar_response, event_etag
+from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.private import keep_private
+from confsched.web.site.zones import viewer_zone
+
+
+def _session(event: Event, key: str) -> Session:
+    session = queries.session_for_key(event, key)
+    if session is None:
+        raise Http404(f"No session {key!r}")
+    return session
+
+
+@require_POST
+def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """Set a session's star from a plain form (redirects back) or from htmx (the button)."""
+    event_row = event_or_404(event)
+    session = _session(event_row, key)
+    is_starred = request.POST.get("starred") == "1"
+    stars.set_star(request, session, is_starred=is_starred)
+    if request.htmx:
+        attach_star_urls([session], event=event_row)
+        return render(
+            request, "confsched/_star.html", {"session": session, "is_starred": is_starred}
+        )
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = session.get_absolute_url()
+    # Back to the same card (schedule, grid and agenda give it this id), not the page's top.
+    return redirect(f"{target.split('#', 1)[0]}#s-{session.pk}")
+
+
+def _agenda_context(
+    event: Event, ids: set[int], *, zone: zoneinfo.ZoneInfo, items: dict | None = None
+) -> dict[str, Any]:
+    """Days of starred sessions with their clashes, changes, the gaps, and now/next."""
+    sessions = agenda_queries.agenda_sessions(event, ids)
+    attach_star_urls(sessions, event=event)
+    # A cancelled pick clashes with nothing and fills no time.
+    running = [session for session in sessions if not session.is_cancelled]
+    clashes = overlapping(running)
+    for session in sessions:
+        session.clashes = clashes.get(session, [])
+        item = (items or {}).get(session.pk)
+        session.changed_since_starred = (
+            changes_since(item.seen, session_fingerprint(session)) if item else []
+        )
+    current, upcoming = now_and_next(running, now=clock.now())
+    free = gaps(running, zone=zone)
+    days = days_and_slots(sessions, zone)
+    for day in days:
+        day.gaps = [g for g in free if g.starts_at.astimezone(zone).date() == day.day]
+    shown = {session.pk for session in sessions}
+    return {
+        "days": days,
+        "agenda_count": len(sessions),
+        "clash_count": sum(1 for s in sessions if s.clashes),
+        "current": current,
+        "upcoming": upcoming,
+        "gone": list(Session.objects.filter(pk__in=ids - shown).order_by("title")),
+        "starred": ids,
+    }
+
+
+@require_safe
+def agenda(request: HttpRequest, event: str) -> HttpResponse:
+    event_row = event_or_404(event)
+    ids = stars.starred_ids(request, event_row)
+    items = (
+        agenda_queries.agenda_items(request.user, event_row)
+        if request.user.is_authenticated
+        else {}
+    )
+    viewer = viewer_zone(request, event_row)
+    context = _agenda_context(event_row, ids, zone=viewer.zone, items=items)
+    if request.user.is_authenticated:
+        links = agenda_services.agenda_links(request.user, event_row)
+        feed_path = reverse(
+            "web:agenda_feed", kwargs={"event": event_row.slug, "token": links.feed_token}
+        )
+        feed_url = request.build_absolute_uri(feed_path)
+        context.update(
+            feed_url=feed_url,
+            webcal_url="webcal://" + feed_url.split("://", 1)[1],
+            share_url=request.build_absolute_uri(
+                reverse(
+                    "web:agenda_shared",
+                    kwargs={"event": event_row.slug, "token": links.share_token},
+                )
+            )
+            if links.share_token
+            else "",
+        )
+    response = event_page(
+        request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda", **context
+    )
+    # The page shows the feed and share secrets and the alert settings: no cache keeps it.
+    return keep_private(response)
+
+
+@require_safe
+def agenda_shared(request: HttpRequest, event: str, token: str) -> HttpResponse:
+    """Someone's agenda, read-only, for as long as they keep the link on."""
+    event_row = event_or_404(event)
+    links = agenda_queries.links_for_share(event_row, token)
+    if links is None:
+        raise Http404("No such shared agenda")
+    ids = agenda_queries.starred_ids(links.user, event_row)
+    viewer = viewer_zone(request, event_row)
+    context = _agenda_context(event_row, ids, zone=viewer.zone)
+    response = event_page(
+        request, "confsched/agenda.html", event=event_row, viewer=viewer,
+        is_shared_view=True, owner=links.user.first_name, **context,
+    )  # fmt: skip
+    # Its address is the credential: no cache keeps the page, no link passes the address on.
+    return keep_private(response, is_secret_address=True)
+
+
+@require_safe
+def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
+    """The private feed calendar apps subscribe to; the token is the only credential."""
+    event_row = event_or_404(event)
+    links = agenda_queries.links_for_feed(event_row, token)
+    if links is None:
+        raise Http404("No such feed")
+    ids = agenda_queries.starred_ids(links.user, event_row)
+    keys = set(Session.objects.filter(pk__in=ids).values_list("key", flat=True))
+    response = calendar_response(
+        request,
+        event=event_row,
+        keys=keys,
+        name=f"{event_row.name}: my agenda",
+        filename=f"{event_row.slug}-agenda.ics",
+        is_private=True,
+        etag=event_etag(event_row, token, sorted(ids)),
+    )
+    response["Referrer-Policy"] = "no-referrer"  # the address is the credential
+    return response
+
+
+@require_safe
+def agenda_download(request: HttpRequest, event: str) -> HttpResponse:
+    """This browser's starred sessions as an .ics download: visitors have no feed to subscribe
+    to, so they take a copy (signed-in people get the same, from their account's stars)."""
+    event_row = event_or_404(event)
+    ids = stars.starred_ids(request, event_row)
+    keys = set(Session.objects.filter(event=event_row, pk__in=ids).values_list("key", flat=True))
+    if keys:
+        filename = f"{event_row.slug}-my-agenda.ics"
+        response = calendar_response(
+            request, event=event_row, keys=keys, name=f"{event_row.name}: my agenda",
+            filename=filename, is_private=True, etag=event_etag(event_row, "download", sorted(ids)),
+        )  # fmt: skip
+        if response.status_code == 200:
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    else:
+        response = HttpResponseNotFound(
+            f"No starred sessions of {event_row.name} to download: star sessions on the "
+            "schedule first (they are kept in this browser until you sign up).",
+            content_type="text/plain; charset=utf-8",
+        )
+    # Whose stars these are comes from the session cookie: no cache may keep or share them.
+    return keep_private(response)
+
+
+@login_required
+@require_POST
+def agenda_feed_reset(request: HttpRequest, event: str) -> HttpResponse:
+    agenda_services.reset_feed_token(request.user, event_or_404(event))
+    return redirect(reverse("web:agenda", kwargs={"event": event}) + "#feed")
+
+
+@login_required
+@require_POST
+def agenda_share(request: HttpRequest, event: str) -> HttpResponse:
+    is_on = request.POST.get("share") == "on"
+    # The name the shared page shows: what the person typed where they turned sharing on.
+    display_name = request.POST.get("display_name") if is_on else None
+    agenda_services.set_sharing(
+        request.user, event_or_404(event), is_on=is_on, display_name=display_name
+    )
+    return redirect(reverse("web:agenda", kwargs={"event": event}) + "#share")

@@ -1,0 +1,1 @@
+"""The schedule: list, grid, filters, zones page, search, kept pages, exports, change log."""

@@ -1,0 +1,30 @@
+"""Search by meaning: /<event>/search/?q= lists the sessions nearest to a question in words.
+
+Not stenciled: its results depend on free text. With the `semantic` extra, the query is
+embedded by the model (loaded once per worker) and compared with the stored vectors; without
+it, the same page matches keywords and says nothing about what is missing.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_safe
+
+from confsched.programme.semantic import search_sessions
+from confsched.web.site.pages import event_or_404, event_page
+
+# Enough to read on a phone; a question has few good answers.
+RESULTS_SHOWN = 20
+QUERY_LIMIT = 200
+
+
+@require_safe
+def search(request: HttpRequest, event: str) -> HttpResponse:
+    event_row = event_or_404(event)
+    q = " ".join(request.GET.get("q", "").split())[:QUERY_LIMIT]
+    result = search_sessions(event_row, q, limit=RESULTS_SHOWN) if q else None
+    return event_page(
+        request, "confsched/search.html", event=event_row, q=q,
+        results=result.sessions if result else [],
+        is_by_meaning=bool(result and result.is_by_meaning), nav="search",
+    )  # fmt: skip

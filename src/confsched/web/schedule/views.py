@@ -1,0 +1,199 @@
+"""The schedule as a list and as a grid, the zones page, the event (or a filtered view) as .ics."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_safe
+
+from confsched.core.timezones import zone_names
+from confsched.programme import queries
+from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
+from confsched.programme.layout import days_and_slots, grid_days
+from confsched.programme.models import Event
+from confsched.web.schedule.pages import (
+    SCHEDULE_PARAMETERS,
+    is_results_fragment,
+    marked,
+    personal_page,
+    star_html,
+)
+from confsched.web.site.calendars import calendar_response, event_etag
+from confsched.web.site.fragments import attach_cards, attach_star_urls
+from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.stencils import Markers
+from confsched.web.site.zones import ViewerZone, viewer_zone
+from confsched.web.staff.views import likely_full_session_keys
+
+
+def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
+    """The list or the grid."""
+    event = event_or_404(slug)
+    viewer = viewer_zone(request, event)
+    is_fragment = is_results_fragment(request)
+    # Stars change without a new schedule version: the likely-full sessions (a set kept a
+    # minute) name the kept page, as on session pages, so a card shows "Likely full" as it is.
+    full = likely_full_session_keys(event) if event.show_likely_full else frozenset()
+    name = layout
+    if full:
+        name += ":full-" + hashlib.sha256(",".join(sorted(full)).encode()).hexdigest()[:16]
+    return personal_page(
+        request, event, viewer, name=name, parameters=SCHEDULE_PARAMETERS,
+        render=lambda markers, starred: _schedule_page(
+            request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred,
+            markers=markers, likely_full=full,
+        ),
+    )  # fmt: skip
+
+
+def _schedule_page(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
+    starred: set[int], markers: Markers | None, likely_full: frozenset[str] = frozenset(),
+) -> tuple[HttpResponse, list]:  # fmt: skip
+    filters = parse_filters(dict(request.GET.lists()))
+    # Free text searches abstracts; otherwise the cards need none.
+    sessions = queries.published_sessions(event, with_texts=bool(filters.q))
+    options = _facet_options(sessions, viewer, chosen_dates=filters.date)
+    known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
+    del known["date"]  # any day may be asked for; one without sessions shows none
+    result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
+    for session in result.sessions:
+        session.is_likely_full = session.key in likely_full
+    attach_cards(
+        result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
+    )
+    attach_star_urls(result.sessions, event=event)
+    for session in result.sessions:
+        session.star_html = star_html(request, session, markers=markers, starred=starred)
+    template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
+    page = event_page(
+        request, template, event=event, viewer=viewer, layout=layout, filters=filters,
+        result=result, facets=_facets(options, result, filters),
+        days=days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
+        grid=grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
+        total=len(sessions), share_url=request.build_absolute_uri(),
+        calendar_query=_calendar_query(request, viewer), nav=layout, **marked(markers),
+    )  # fmt: skip
+    return page, result.sessions
+
+
+def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:
+    """The view's parameters for its .ics link, naming the zone its days were read in.
+
+    A calendar app fetching the link has no cookie, so a zone taken from one is written out.
+    """
+    query = request.GET.copy()
+    if viewer.is_event_zone:
+        query.pop("tz", None)
+    else:
+        query["tz"] = viewer.zone.key
+    return query.urlencode()
+
+
+def _facet_options(
+    sessions: list, viewer: ViewerZone, *, chosen_dates: tuple[str, ...]
+) -> dict[str, list[tuple[str, str]]]:
+    """Per facet, (value, label) for every value the published sessions have, in order.
+
+    Days are the viewer's local days, plus any chosen day without sessions, so that its box
+    can be unticked.
+    """
+    days = {day: date.fromisoformat(day) for day in chosen_dates}
+    for session in sessions:
+        local = session.starts_at.astimezone(viewer.zone).date()
+        days.setdefault(local.isoformat(), local)
+
+    def named(attribute: str) -> list[tuple[str, str]]:
+        return [(row.slug, row.name) for row in facet_rows(sessions, attribute)]
+
+    return {
+        "date": [(key, f"{day:%a} {day.day} {day:%b}") for key, day in sorted(days.items())],
+        "room": named("room"),
+        "track": named("track"),
+        "level": named("level"),
+    }
+
+
+FACET_LABELS = {"date": "Date", "room": "Venue", "track": "Type", "level": "Audience level"}
+
+
+def _facets(options: dict, result, filters) -> list[dict[str, Any]]:  # noqa: ANN001
+    facets = []
+    for facet, values in options.items():
+        chosen = getattr(filters, facet)
+        facets.append(
+            {
+                "name": facet,
+                "label": FACET_LABELS[facet],
+                "options": [
+                    {
+                        "value": value,
+                        "label": label,
+                        "count": result.counts[facet][value],
+                        "checked": value in chosen,
+                    }
+                    for value, label in values
+                ],
+            }
+        )
+    return facets
+
+
+@require_safe
+def schedule(request: HttpRequest, event: str) -> HttpResponse:
+    return _schedule(request, event, layout="list")
+
+
+@require_safe
+def grid(request: HttpRequest, event: str) -> HttpResponse:
+    return _schedule(request, event, layout="grid")
+
+
+@require_safe
+def zones(request: HttpRequest, event: str) -> HttpResponse:
+    """Every zone, by area, each a link back to the page the viewer came from in that zone."""
+    event_row = event_or_404(event)
+    viewer = viewer_zone(request, event_row)
+    back = request.GET.get("next", "")
+    schedule_url = reverse("web:schedule", kwargs={"event": event_row.slug})
+    if not back.startswith(f"/{event_row.slug}/") or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}
+    ):
+        back = schedule_url
+    path, _, query = back.partition("?")
+    params = QueryDict(query, mutable=True)
+    params.pop("tz", None)
+    areas: dict[str, list[tuple[str, str]]] = {}
+    for name in zone_names():
+        params["tz"] = name
+        area = name.split("/", 1)[0] if "/" in name else "Other"
+        areas.setdefault(area, []).append((name, f"{path}?{params.urlencode()}"))
+    return event_page(
+        request, "confsched/zones.html", event=event_row, viewer=viewer, back=back,
+        areas=sorted(areas.items()),
+    )  # fmt: skip
+
+
+@require_safe
+def event_calendar(request: HttpRequest, event: str) -> HttpResponse:
+    """The whole event as .ics, or the sessions of a filtered view (same GET parameters)."""
+    event_row = event_or_404(event)
+    filters = parse_filters(dict(request.GET.lists()))
+    keys = None
+    name = event_row.name
+    # Read even when unused, so that a bad ?tz= is refused here as on every page.
+    zone = viewer_zone(request, event_row, use_saved=False).zone
+    if filters.is_active:
+        sessions = queries.published_sessions(event_row)
+        result = apply_filters(sessions, filters, zone=zone)
+        keys = {session.key for session in result.sessions}
+        name = f"{event_row.name} (filtered)"
+    return calendar_response(
+        request, event=event_row, keys=keys, name=name, filename=f"{event_row.slug}.ics",
+        etag=event_etag(event_row, request.GET.urlencode()),
+    )  # fmt: skip

@@ -1,0 +1,1 @@
+"""Session and speaker pages, the speakers list, link preview cards, structured data."""

@@ -1,0 +1,126 @@
+"""Request guards that no view can skip: the request body's size, and the 400 for a bad ?tz=."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.urls import Resolver404, resolve
+
+from confsched.web.site.pages import unknown_zone_page
+from confsched.web.site.views import API_PREFIX
+from confsched.web.site.zones import UnknownZoneError
+
+GetResponse = Callable[[HttpRequest], HttpResponse]
+
+
+def _too_large(limit: int) -> HttpResponse:
+    return HttpResponse(
+        f"Request body too large: this site accepts at most {limit} bytes.\n",
+        status=413,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+# The admin's import page (programme/admin_import.py), where staff upload whole programmes.
+IMPORT_VIEW = "admin:programme_event_import"
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a body over CONFSCHED_MAX_REQUEST_BYTES, decided before anything parses it.
+
+    Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE) leave out file parts, and the multipart
+    parser spools those to disk as it reads; so the size is judged here, first. A declared
+    length is checked without reading a byte. A body without one (chunked) is read up to one
+    byte past the limit and either refused or handed on from memory.
+
+    Staff posting to the admin's import page may send up to CONFSCHED_MAX_IMPORT_BYTES (a
+    programme of 5,000 sessions is about 10 MB). So the middleware sits after the session and
+    authentication ones, which read no body; CSRF reads it only in process_view, later.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit: int = settings.CONFSCHED_MAX_REQUEST_BYTES
+        declared = request.META.get("CONTENT_LENGTH") or ""
+        if declared:
+            if not (declared.isascii() and declared.isdigit()):
+                return HttpResponseBadRequest(
+                    "The Content-Length header is not a number of bytes.\n",
+                    content_type="text/plain; charset=utf-8",
+                )
+            if _over(declared, limit):
+                limit = _staff_import_limit(request, limit)
+                if _over(declared, limit):
+                    return _too_large(limit)
+        elif "transfer-encoding" in request.headers:
+            limit = _staff_import_limit(request, limit)
+            body = request.read(limit + 1)
+            if len(body) > limit:
+                return _too_large(limit)
+            # What was read is all there is: let the rest of Django read it again.
+            request._stream = io.BytesIO(body)
+            request._read_started = False
+        return self.get_response(request)
+
+
+def _over(declared: str, limit: int) -> bool:
+    # Compared by length first: int() refuses strings of over 4,300 digits.
+    digits = declared.lstrip("0")
+    return len(digits) > len(str(limit)) or int(digits or "0") > limit
+
+
+def _staff_import_limit(request: HttpRequest, limit: int) -> int:
+    """The import limit for a staff member's POST to the import page, else `limit`."""
+    if request.method != "POST":
+        return limit
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return limit
+    user = getattr(request, "user", None)
+    if match.view_name != IMPORT_VIEW or not (user and user.is_active and user.is_staff):
+        return limit
+    return max(limit, settings.CONFSCHED_MAX_IMPORT_BYTES)
+
+
+class UnknownZoneMiddleware:
+    """Any event page whose ?tz= names no zone answers with the event's 400 page."""
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, UnknownZoneError):
+            return unknown_zone_page(request, exception)
+        return None
+
+
+class HeadMiddleware:
+    """HEAD wherever GET works (RFC 9110): the same status and headers, no body.
+
+    The pages' views take HEAD (require_safe); the API's operations are declared for GET only,
+    so a HEAD there is answered as its GET. The body is dropped here whatever the server does
+    (gunicorn and runserver drop it too); Content-Length stays the GET's.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        if request.path_info.startswith(API_PREFIX):
+            request.method = "GET"
+        response = self.get_response(request)
+        request.method = "HEAD"
+        if not response.streaming:
+            response.content = b""
+        return response

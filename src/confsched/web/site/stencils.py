@@ -1,0 +1,273 @@
+"""Pages rendered once per schedule version and filled in per request.
+
+A schedule page of 1,000 sessions is the same for every visitor who asks for the same address
+in the same zone, except for a few things: the CSRF token in its forms, the account corner,
+and which sessions carry a filled star. So the page is rendered once with a marker in each of
+those places and kept as a *stencil*: its text cut at the markers. A request fills the holes
+(a join over a list of strings) instead of building 1,000 sessions from the database and
+running the template engine over them.
+
+Stencils are keyed by the event's `updated_at` (it moves on every import and edit), so a key
+can never name stale content: each process keeps its recent stencils in memory, and the
+shared cache (Redis when REDIS_URL is set) hands them to other processes.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import secrets
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, cast
+
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
+from isal import isal_zlib
+
+from confsched.web.site.compression import FINAL_EMPTY_BLOCK, GZIP_LEVEL, gzip_header
+
+STENCIL_TTL = 24 * 3600
+# Process-local copies: enough for every layout and zone of a few events, bounded in bytes.
+LOCAL_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A place a request fills: "csrf", "account", or "star" with the session's pk."""
+
+    name: str
+    session: int = 0
+
+
+Part = bytes | str | Hole  # text as UTF-8 bytes (or str, encoded when kept)
+
+
+class Stencil:
+    """A page cut at its holes, laid out so that a request costs a list copy and a join.
+
+    The page is kept as UTF-8 pieces with every session's star in its plain state; the named
+    holes ("csrf", "account") are listed by index, and each session's star is a span of pieces
+    that a request replaces by the starred version when the person starred it.
+
+    The plain page (no star filled) is also kept gzip-compressed, cut at the named holes: a
+    visitor's page is then that, with the few bytes of their holes compressed in between
+    (see `gzip_plain`), at a cost that does not grow with the page.
+    """
+
+    def __init__(
+        self, parts: list[Part], *, stars: dict[int, tuple[list[Part], list[Part]]],
+        status: int = 200,
+    ) -> None:  # fmt: skip
+        self.status = status
+        self.pieces: list[bytes | None] = []
+        self.holes: dict[str, list[int]] = {}
+        self.spans: dict[int, tuple[int, int]] = {}
+        self.starred: dict[int, list[bytes]] = {}
+        for part in parts:
+            if isinstance(part, Hole) and part.name == "star":
+                plain, filled = stars[part.session]
+                if any(isinstance(p, Hole) for p in plain + filled):
+                    raise ValueError("a star control holds no hole (the page's form has the token)")
+                start = len(self.pieces)
+                self._extend(plain)
+                self.spans[part.session] = (start, len(self.pieces))
+                self.starred[part.session] = [
+                    p if isinstance(p, bytes) else p.encode()
+                    for p in filled
+                    if not isinstance(p, Hole)
+                ]
+            else:
+                self._extend([part])
+        self.plain = _Deflated(self.pieces, self.holes)
+        self.size = sum(len(piece) for piece in self.pieces if piece is not None) + self.plain.size
+
+    def _extend(self, parts: list[Part]) -> None:
+        for part in parts:
+            if isinstance(part, bytes):
+                self.pieces.append(part)
+            elif isinstance(part, str):
+                self.pieces.append(part.encode())
+            else:
+                self.holes.setdefault(part.name, []).append(len(self.pieces))
+                self.pieces.append(None)
+
+    def fill(self, *, values: dict[str, bytes], starred: set[int] | frozenset[int]) -> bytes:
+        """The page for one request: `values` for the named holes, stars set for `starred`."""
+        pieces = self.pieces.copy()
+        for name, indexes in self.holes.items():
+            value = values[name]
+            for index in indexes:
+                pieces[index] = value
+        # From the end, so that replacing one span leaves the indexes of the others valid.
+        for pk in sorted(starred & self.spans.keys(), key=self.spans.__getitem__, reverse=True):
+            start, end = self.spans[pk]
+            pieces[start:end] = self.starred[pk]
+        return b"".join(pieces)  # type: ignore[arg-type]
+
+    def gzip_plain(self, *, values: dict[str, bytes]) -> bytes:
+        """`fill(values=values, starred=set())` as a gzip member, without compressing the page."""
+        return self.plain.gzip(values)
+
+
+class _Deflated:
+    """A stencil's plain page as raw deflate runs, each ending on a byte boundary (a sync flush)
+    so that runs and separately compressed hole values concatenate into one valid stream; with
+    each run's CRC-32 and length, the gzip trailer of the whole is combined, not recomputed.
+    No back-reference crosses a hole, so a hole's content (a CSRF token) is never compressed
+    against the page around it."""
+
+    def __init__(self, pieces: list[bytes | None], holes: dict[str, list[int]]) -> None:
+        names = {index: name for name, indexes in holes.items() for index in indexes}
+        self.sequence: list[str | tuple[bytes, int, int]] = []
+        run: list[bytes] = []
+        for index, piece in enumerate(pieces + [None]):
+            if piece is not None:
+                run.append(piece)
+                continue
+            if run:
+                data = b"".join(run)
+                self.sequence.append((_deflate(data, level=3), isal_zlib.crc32(data), len(data)))
+                run = []
+            if index < len(pieces):
+                self.sequence.append(names[index])
+        self.size = sum(len(item[0]) for item in self.sequence if isinstance(item, tuple))
+
+    def gzip(self, values: dict[str, bytes]) -> bytes:
+        chunks = [gzip_header()]
+        crc = length = 0
+        for item in self.sequence:
+            if isinstance(item, str):
+                value = values[item]
+                chunks.append(_deflate(value))
+                crc, length = isal_zlib.crc32(value, crc), length + len(value)
+            else:
+                data, run_crc, run_length = item
+                chunks.append(data)
+                crc = isal_zlib.crc32_combine(crc, run_crc, run_length)
+                length += run_length
+        chunks.append(FINAL_EMPTY_BLOCK)
+        chunks.append(struct.pack("<II", crc, length & 0xFFFFFFFF))
+        return b"".join(chunks)
+
+
+def _deflate(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
+    """Raw deflate of `data`, not final, ending on a byte boundary."""
+    deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    return deflater.compress(data) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
+
+
+class Markers:
+    """Unguessable markers for one rendering, and the cutting of its output at them."""
+
+    def __init__(self) -> None:
+        self._tag = secrets.token_hex(8)
+        self._pattern = re.compile(f"\x1e{self._tag}:([a-z]+):(\\d+)\x1f".encode())
+
+    def mark(self, name: str, session: int = 0) -> str:
+        return f"\x1e{self._tag}:{name}:{session}\x1f"
+
+    def cut(self, html: bytes | str) -> list[Part]:
+        """The rendered page (bytes as the response holds them: no decoded copy of a 5 MB page)
+        as the text between markers and the holes they mark."""
+        pieces = self._pattern.split(html.encode() if isinstance(html, str) else html)
+        parts: list[Part] = []
+        for index in range(0, len(pieces) - 1, 3):
+            if pieces[index]:
+                parts.append(pieces[index])
+            parts.append(Hole(pieces[index + 1].decode(), int(pieces[index + 2])))
+        if pieces[-1]:
+            parts.append(pieces[-1])
+        return parts
+
+
+class _Sized(Protocol):
+    size: int
+
+
+class _LocalCache:
+    """A least-recently-used map of stencils and renditions, bounded by their size in bytes."""
+
+    def __init__(self, limit: int, sizeof: Callable[[Any], int] = lambda item: item.size) -> None:
+        self._limit = limit
+        self._sizeof = sizeof
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            stencil = self._items.get(key)
+            if stencil is not None:
+                self._items.move_to_end(key)
+            return stencil
+
+    def put(self, key: Any, stencil: Any) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = stencil
+            self._size += self._sizeof(stencil)
+            while self._size > self._limit and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self._size -= self._sizeof(dropped)
+
+    __setitem__ = put
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._size = 0
+
+
+_local = _LocalCache(LOCAL_BYTES)
+# Calendar entries (VEVENT text) by a digest of what they are made from: a feed after a change,
+# a filtered view's feed or an attendee's agenda renders only what no feed rendered before.
+calendar_entries = _LocalCache(32 * 1024 * 1024, sizeof=len)
+_building: dict[str, threading.Lock] = {}
+_building_guard = threading.Lock()
+SizedT = TypeVar("SizedT", bound=_Sized)
+
+
+def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
+    """What is stored under `key` (here, then in the shared cache), else built and kept.
+
+    Keys name the schedule version they were built from, so nothing kept can be stale.
+    """
+    found: Any = _local.get(key)
+    if found is not None:
+        return cast(SizedT, found)
+    # One build per key in this process: the threads that ask meanwhile wait for it rather than
+    # each building the same 5,000-session page at once.
+    with _building_guard:
+        building = _building.setdefault(key, threading.Lock())
+    try:
+        with building:
+            found = _local.get(key)
+            if found is None:
+                # Without Redis the default cache lives in this process too: a second
+                # (pickled) copy there would only double the memory.
+                shared = not isinstance(caches["default"], LocMemCache)
+                found = cache.get(key) if shared else None
+                if found is None:
+                    found = build()
+                    # A build leaves thousands of model instances and template nodes in
+                    # reference cycles; collected now, they never add up to the next build's.
+                    gc.collect()
+                    if shared:
+                        cache.set(key, found, STENCIL_TTL)
+                _local.put(key, found)
+    finally:
+        # Also when the build fails (a page that is a 404): no lock is left behind per key.
+        with _building_guard:
+            _building.pop(key, None)
+    return cast(SizedT, found)
+
+
+def forget_local_stencils() -> None:
+    """Drop this process's copies (tests; the shared cache is cleared on its own)."""
+    _local.clear()
+    calendar_entries.clear()

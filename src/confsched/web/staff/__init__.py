@@ -1,0 +1,1 @@
+"""Staff pages: insight (the admin's import page is in programme/)."""

@@ -1,0 +1,126 @@
+"""Insight for organizers (staff only): stars against room capacity and demand per time slot.
+
+Not stenciled: it is for a few staff and changes with every star. Bounded: one query for the
+sessions with their account stars counted, one for visitors' stars counted; the rest is
+computed in memory (programme/insight.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_safe
+
+from confsched.agenda.models import VisitorStar
+from confsched.programme.insight import (
+    LIKELY_FULL_SHARE,
+    Bar,
+    SessionStars,
+    bar_chart_svg,
+    likely_full_keys,
+    session_demands,
+    slot_demands,
+)
+from confsched.programme.models import Event, Session
+from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.zones import viewer_zone
+
+# The public "likely full" mark may lag the stars by this long: one aggregate a minute per
+# event, whatever the traffic on session pages.
+LIKELY_FULL_SECONDS = 60
+
+
+def session_stars(event: Event) -> list[SessionStars]:
+    """Published, not cancelled sessions with their stars (accounts' and visitors'), two queries."""
+    visitor_stars = dict(
+        VisitorStar.objects.filter(session__event=event)
+        .values_list("session_id")
+        .annotate(total=Count("id"))
+        .values_list("session_id", "total")
+    )
+    rows = (
+        Session.objects.published()
+        .filter(event=event, is_cancelled=False)
+        .annotate(account_stars=Count("agenda_items"))
+        .values_list("pk", "key", "title", "starts_at", "room__name", "room__capacity",
+                     "account_stars")
+    )  # fmt: skip
+    return [
+        SessionStars(
+            pk=pk, key=key, title=title, starts_at=starts_at, room=room or "",
+            capacity=capacity, stars=account + visitor_stars.get(pk, 0),
+        )
+        for pk, key, title, starts_at, room, capacity, account in rows
+    ]  # fmt: skip
+
+
+def likely_full_session_keys(event: Event) -> frozenset[str]:
+    """Keys of the event's likely-full sessions, kept a minute: session pages ask this often."""
+    key = f"likely-full:{event.pk}:{event.attendees_per_star}"
+    found = cache.get(key)
+    if found is None:
+        found = likely_full_keys(session_stars(event), attendees_per_star=event.attendees_per_star)
+        cache.set(key, found, LIKELY_FULL_SECONDS)
+    return frozenset(found)
+
+
+def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
+    """The event for staff; the login page for visitors; 404 for anyone else (no hint it exists)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.is_staff:
+        raise Http404("No such page")
+    return event_or_404(slug)
+
+
+@require_safe
+def insight(request: HttpRequest, event: str) -> HttpResponse:
+    found = _staff_event(request, event)
+    if isinstance(found, HttpResponse):
+        return found
+    rows = session_stars(found)
+    demands = session_demands(rows, attendees_per_star=found.attendees_per_star)
+    viewer = viewer_zone(request, found)  # slots are labelled in the zone the page shows
+    slots = slot_demands(rows, zone=viewer.zone)
+    response = event_page(
+        request, "confsched/insight.html", event=found, viewer=viewer, **_charts(demands, slots)
+    )
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+def _charts(demands: list, slots: list) -> dict[str, Any]:
+    measured = [d for d in demands if d.fill is not None]
+    fill_chart = bar_chart_svg(
+        [
+            Bar(
+                label=d.row.title,
+                value=d.fill_percent,
+                text=f"{d.fill_percent} %",
+                is_marked=d.is_likely_full,
+            )
+            for d in measured
+        ],
+        title="Expected attendance as a share of the room's seats, per session",
+        largest=max([100, *(d.fill_percent for d in measured)]),
+    )
+    slot_chart = bar_chart_svg(
+        [Bar(label=f"{s.starts_at:%a %H:%M}", value=s.stars, text=str(s.stars)) for s in slots],
+        title="Stars of the sessions starting at each time",
+    )
+    return {
+        "demands": demands,
+        "slots": slots,
+        "fill_chart": fill_chart,
+        "slot_chart": slot_chart,
+        "measured_count": len(measured),
+        "unmeasured_count": len(demands) - len(measured),
+        "likely_full_count": sum(1 for d in demands if d.is_likely_full),
+        "threshold_percent": round(LIKELY_FULL_SHARE * 100),
+        "total_stars": sum(d.row.stars for d in demands),
+    }
