@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from confsched.core.errors import ParseError
+from confsched.interchange.ical import lines as ical_lines
 from confsched.interchange.ical import read as ical_reader
 from confsched.interchange.ical.read import (
     DESCRIPTION,
@@ -997,7 +998,7 @@ def test_tzid_that_is_no_zone_is_refused_without_touching_the_file_system(
 ) -> None:
     data = ics(event("UID:a", f"DTSTART;TZID={tzid}:20260407T094500"))
     assert refusal(data) == (
-        f"x.ics, line 6: event 'a': {ical_reader._snippet(f'DTSTART;TZID={tzid}:20260407T094500')!r}"
+        f"x.ics, line 6: event 'a': {ical_lines._snippet(f'DTSTART;TZID={tzid}:20260407T094500')!r}"
         f": TZID {shown!r} is neither an IANA time zone name nor defined by a VTIMEZONE in the "
         "file"
     )
