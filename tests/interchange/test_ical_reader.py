@@ -11,13 +11,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from confsched.core.errors import ParseError
-from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import descriptions as ical_descriptions
+from confsched.interchange.ical import lines as ical_lines
+from confsched.interchange.ical.descriptions import split_description
 from confsched.interchange.ical.read import (
     DESCRIPTION,
     FORMAT_NAME,
     looks_like,
     parse,
-    split_description,
 )
 from confsched.interchange.ical.write import render_ical
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
@@ -653,12 +654,12 @@ def test_html_to_text() -> None:
         '<a href="https://e.org/">https://e.org/</a> <a href="#top">top</a></p>'
         "<script>alert(1)</script><pre>keep\n  this</pre>"
     )
-    assert ical_reader._html_to_text(markup, base_url="https://base.example/event/1") == (
+    assert ical_descriptions._html_to_text(markup, base_url="https://base.example/event/1") == (
         "Title\n\nIntro & more, spread over lines\n\n- one\n- two link (https://base.example/x)"
         "\n\nAfter\nbreak https://e.org/ top\n\nkeep\nthis"
     )
     # Without an absolute base, the link is kept as written.
-    assert ical_reader._html_to_text('<a href="/x">link</a>') == "link (/x)"
+    assert ical_descriptions._html_to_text('<a href="/x">link</a>') == "link (/x)"
     # HTML with a speakers paragraph: converted first, then the speakers line is read.
     assert split_description("<p>Speakers: Ada (X)</p><p>Body</p>") == ([("Ada", "X")], "Body")
     # A plain speakers line, then an HTML abstract: the line is read before HTML collapses it.
@@ -954,10 +955,10 @@ def test_speakers_line_labelled_in_other_languages(
 
 
 def test_speaker_labels_are_one_table() -> None:
-    assert set(ical_reader.SPEAKER_LABELS) >= {"en", "de", "fr", "es", "it", "nl", "pt"}
-    assert "Referenten" in ical_reader.SPEAKER_LABELS["de"]
-    assert "Intervenants" in ical_reader.SPEAKER_LABELS["fr"]
-    assert "Palestrantes" in ical_reader.SPEAKER_LABELS["pt"]
+    assert set(ical_descriptions.SPEAKER_LABELS) >= {"en", "de", "fr", "es", "it", "nl", "pt"}
+    assert "Referenten" in ical_descriptions.SPEAKER_LABELS["de"]
+    assert "Intervenants" in ical_descriptions.SPEAKER_LABELS["fr"]
+    assert "Palestrantes" in ical_descriptions.SPEAKER_LABELS["pt"]
 
 
 def test_a_feed_in_german_gives_its_speakers() -> None:
@@ -997,7 +998,7 @@ def test_tzid_that_is_no_zone_is_refused_without_touching_the_file_system(
 ) -> None:
     data = ics(event("UID:a", f"DTSTART;TZID={tzid}:20260407T094500"))
     assert refusal(data) == (
-        f"x.ics, line 6: event 'a': {ical_reader._snippet(f'DTSTART;TZID={tzid}:20260407T094500')!r}"
+        f"x.ics, line 6: event 'a': {ical_lines._snippet(f'DTSTART;TZID={tzid}:20260407T094500')!r}"
         f": TZID {shown!r} is neither an IANA time zone name nor defined by a VTIMEZONE in the "
         "file"
     )

@@ -21,7 +21,7 @@ from icalendar import vDuration
 
 from confsched.core.errors import ParseError
 from confsched.interchange.documents import read_xml
-from confsched.interchange.ical.read import (
+from confsched.interchange.ical.events import (
     EventFields,
     TimeValue,
     attendee_speaker,
