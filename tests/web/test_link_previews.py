@@ -17,7 +17,7 @@ from PIL import Image
 
 from confsched.programme.models import Event, Session
 from confsched.web.sessions.og_image import Card, font_file, load_font, render_card, wrapped
-from confsched.web.site.templatetags.link_previews import (
+from confsched.web.sessions.templatetags.link_previews import (
     event_dates,
     event_description,
     session_description,

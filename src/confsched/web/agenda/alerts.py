@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from confsched.agenda import alerts
-from confsched.web.schedule.changes import versions_feed
+from confsched.web.site.feeds import versions_feed
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 

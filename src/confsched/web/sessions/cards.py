@@ -10,10 +10,10 @@ from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
 from confsched.web.sessions.og_image import Card, CardImage, render_card
+from confsched.web.sessions.templatetags.link_previews import event_card, session_card
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.pages import event_or_404
 from confsched.web.site.stencils import kept
-from confsched.web.site.templatetags.link_previews import event_card, session_card
 
 
 def _png(request: HttpRequest, *, etag: str, build: Callable[[], Card]) -> HttpResponse:

@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
 
 from django import template
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 
 from confsched.programme.models import Event
 
@@ -53,23 +51,6 @@ def split_events(events: Iterable[Event], *, now: datetime) -> EventsByTime:
 @register.simple_tag
 def events_by_time(events: Iterable[Event]) -> EventsByTime:
     return split_events(events, now=timezone.now())
-
-
-@register.simple_tag(takes_context=True)
-def in_account_frame(context: template.Context, template_name: str) -> SafeString:
-    """`template_name` rendered as an account page (accounts/views.account_page), for pages
-    that others render with a context of their own: django-axes's locked-out page."""
-    # Here, not at the top: Django imports every tag library when it sets up templates.
-    from confsched.web.accounts.views import account_page
-
-    # What the other view gave, without what the template engine and our frame add again.
-    page: dict[str, Any] = {
-        str(name): value
-        for name, value in context.flatten().items()
-        if name not in {"request", "True", "False", "None"}
-    }
-    response = account_page(context["request"], template_name, page)
-    return mark_safe(response.content.decode())  # noqa: S308 - a template's rendering
 
 
 def _count(number: int, unit: str) -> str:
