@@ -183,8 +183,8 @@ def report(house: House, *, largest: int = 15) -> str:
     rooms = room_graph(house)
     out.append("\nImports between rooms (each room: the rooms it uses):")
     for name in _by_layer(rooms):
-        if name == PACKAGE:  # its __init__ holds the version, nothing else
-            continue
+        if not rooms[name] and any(other.startswith(f"{name}.") for other in rooms):
+            continue  # a package's own __init__ that uses nothing: its rooms are listed below
         uses = ", ".join(sorted(target.removeprefix(f"{PACKAGE}.") for target in rooms[name]))
         out.append(f"  {name.removeprefix(f'{PACKAGE}.'):28s} -> {uses or '(nothing of ours)'}")
     broken = problems(house)
