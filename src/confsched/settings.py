@@ -140,6 +140,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "confsched@localhost")
+# The site's address for links in mails sent from a request (a seat freed by a cancellation);
+# empty: those mails name the page without a link.
+CONFSCHED_BASE_URL = os.environ.get("CONFSCHED_BASE_URL", "").rstrip("/")
 
 ROOT_URLCONF = "confsched.urls"
 WSGI_APPLICATION = "confsched.wsgi.application"

@@ -127,3 +127,184 @@ class AlertDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"alert for {self.user} about {self.version}"
+
+
+# ---- seats and the waitlist -----------------------------------------------------------------
+
+
+def new_code() -> str:
+    """A check-in code: 10 characters of Crockford-like base32 (no I, L, O, U), 50 bits: short
+    enough to type at a door, too many to guess; shown as a QR code too."""
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+class ReservationStatus(models.TextChoices):
+    CONFIRMED = "confirmed", "Confirmed"
+    WAITLISTED = "waitlisted", "On the waitlist"
+
+
+class Reservation(models.Model):
+    """A promise of a seat (confirmed) or a place in the queue for one (waitlisted).
+
+    Rows are written only by agenda/reservations.py, each under the session's lock, so the
+    primary key's order is the order in which requests were accepted: the waitlist is served
+    in that order. A walk-in (counted at the door, no account) has no user.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="reservations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reservations",
+        null=True,
+        blank=True,
+    )
+    status = models.CharField(max_length=10, choices=ReservationStatus.choices)
+    # Added by the organizer over the number of seats.
+    is_forced = models.BooleanField(default=False)
+    is_walk_in = models.BooleanField(default=False)
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "session"], name="reservation_unique"),
+        ]
+        indexes = [models.Index(fields=["session", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.user or 'walk-in'} {self.status} for {self.session}"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.status == ReservationStatus.CONFIRMED
+
+
+# ---- feedback -------------------------------------------------------------------------------
+
+
+class Feedback(models.Model):
+    """One attendee's rating (1-5) and comment on one session; editable, never doubled."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="feedback"
+    )
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="feedback")
+    rating = models.PositiveSmallIntegerField()
+    comment = models.TextField(blank=True, max_length=4000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "feedback"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "session"], name="feedback_unique"),
+            models.CheckConstraint(
+                condition=models.Q(rating__gte=1, rating__lte=5), name="feedback_rating_1_to_5"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating}/5 from {self.user} on {self.session}"
+
+
+class SpeakerFeedbackLink(models.Model):
+    """The private link through which a speaker reads the feedback on their own sessions."""
+
+    speaker = models.OneToOneField(
+        "programme.Speaker", on_delete=models.CASCADE, related_name="feedback_link"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+
+    def __str__(self) -> str:
+        return f"feedback link of {self.speaker}"
+
+
+# ---- reminders ------------------------------------------------------------------------------
+
+
+class ReminderMinutes(models.IntegerChoices):
+    NONE = 0, "No reminder"
+    FIVE = 5, "5 minutes before"
+    TEN = 10, "10 minutes before"
+    FIFTEEN = 15, "15 minutes before"
+    THIRTY = 30, "30 minutes before"
+
+
+class ReminderSetting(models.Model):
+    """Per attendee and event: how long before each session the feed alarms, and whether
+    reserved sessions are also reminded by mail."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reminder_settings"
+    )
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    minutes = models.PositiveSmallIntegerField(
+        choices=ReminderMinutes.choices, default=ReminderMinutes.NONE
+    )
+    by_mail = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="reminder_setting_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"reminders of {self.user} for {self.event}: {self.minutes} min"
+
+
+class ReminderDelivery(models.Model):
+    """One reminder mail, one attendee, one time slot: claimed before it is sent, like
+    AlertDelivery, so two senders never mail the same slot twice."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    starts_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    claim = models.CharField(max_length=32, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "reminder deliveries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "event", "starts_at"], name="reminder_delivery_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"reminder for {self.user} at {self.starts_at}"
+
+
+# ---- people ---------------------------------------------------------------------------------
+
+
+class AttendeeProfile(models.Model):
+    """What an attendee chooses to show others at one event; private unless `is_public`."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attendee_profiles"
+    )
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    is_public = models.BooleanField(default=False)
+    display_name = models.CharField(max_length=150, blank=True)
+    company = models.CharField(max_length=200, blank=True)
+    role = models.CharField(max_length=200, blank=True)
+    # Web addresses, one a line (at most a few), shown as links on the directory.
+    links = models.TextField(blank=True, max_length=2000)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="attendee_profile_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"profile of {self.user} at {self.event}"

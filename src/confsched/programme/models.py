@@ -125,6 +125,16 @@ class Event(models.Model):
         default=False,
         help_text="Say 'likely full' on the pages of sessions whose stars near the seats",
     )
+    # Sched's "double booking" switch: whether an attendee may hold seats in two sessions that
+    # overlap. On, reserving the second is warned about; off, it is refused.
+    allow_double_booking = models.BooleanField(
+        default=True,
+        help_text="Let attendees reserve seats in sessions that overlap (they are warned)",
+    )
+    # Feedback opens at a session's start and closes this many days after the event's end.
+    feedback_days = models.PositiveSmallIntegerField(
+        default=7, help_text="Days after the event's last day that attendees may give feedback"
+    )
 
     class Meta:
         ordering = ["slug"]
@@ -246,6 +256,15 @@ class Session(models.Model):
     needs_review = models.BooleanField(default=False)
     review_note = models.TextField(blank=True)
     speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions")
+    # Seats to reserve: a number means a reservation is required and that many seats are
+    # promised; empty means open entry (nobody reserves, stars only show interest).
+    seats = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seats to reserve; empty: open entry, no reservation"
+    )
+    # When reserving and the waitlist close; empty: at the session's start.
+    reservations_close_at = models.DateTimeField(
+        null=True, blank=True, help_text="When reservations close; empty: at the start"
+    )
     # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
     sequence = models.PositiveIntegerField(default=0, editable=False)
     # The start it had when attendees first saw it (published): a session moved since is
@@ -284,6 +303,15 @@ class Session(models.Model):
             self.first_starts_at = self.starts_at
             return True
         return False
+
+    @property
+    def requires_reservation(self) -> bool:
+        return self.seats is not None
+
+    @property
+    def reservations_close(self) -> datetime | None:
+        """When reservations close: the organizer's time, else the start."""
+        return self.reservations_close_at or self.starts_at
 
     @property
     def full_title(self) -> str:

@@ -1,0 +1,280 @@
+"""Seats and the waitlist: the only writer of Reservation rows.
+
+Every write takes the session's lock first and ends with its transaction: reserving, cancelling,
+changing the number of seats, forcing a person in, checking in and admitting a walk-in. Under
+the lock, counting the confirmed seats and inserting the next row cannot interleave with
+another request's, so a session is never overbooked, and the rows' primary keys follow the
+order in which requests were accepted: the waitlist is served in that order. A freed seat goes
+to the first on the waitlist in the same transaction that frees it.
+
+PostgreSQL locks the session's row (`SELECT ... FOR UPDATE`): requests for other sessions run
+side by side. SQLite has one write lock for the database, taken at the transaction's start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.db.models import Count, Q
+
+from confsched.agenda.models import Reservation, ReservationStatus
+from confsched.core import clock
+from confsched.core.errors import ConfschedError
+from confsched.programme.models import Session
+
+CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTED
+# How long a request waits for the SQLite write lock before it is refused.
+SQLITE_WAIT_MS = 20_000
+
+
+class ReservationError(ConfschedError):
+    """A reservation that cannot be made or changed; the message says why, to the person."""
+
+
+@dataclass(frozen=True)
+class Seats:
+    """A session's seats as counted now: `confirmed` includes forced and walk-ins."""
+
+    seats: int | None
+    confirmed: int = 0
+    waitlisted: int = 0
+    checked_in: int = 0
+
+    @property
+    def free(self) -> int:
+        return max((self.seats or 0) - self.confirmed, 0)
+
+    @property
+    def is_full(self) -> bool:
+        return self.seats is not None and self.confirmed >= self.seats
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What reserving did: the person's row, their place on the waitlist (0 when confirmed),
+    whether the row is new, and their other reservations at the same time."""
+
+    reservation: Reservation
+    position: int
+    is_new: bool
+    overlaps: list[Session] = field(default_factory=list)
+
+
+def lock_session(session_pk: int) -> Session:
+    """The session's row, locked until the transaction ends (see the module's text)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("a reservation write needs a transaction to hold the lock")
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")
+            table = connection.ops.quote_name(Session._meta.db_table)
+            # A write that changes nothing takes the database's write lock now, not at the
+            # first write after reading (where WAL would refuse a transaction gone stale).
+            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [session_pk])  # noqa: S608 - our own table name
+        return Session.objects.select_related("event").get(pk=session_pk)
+    return (
+        Session.objects.select_for_update(of=("self",)).select_related("event").get(pk=session_pk)
+    )
+
+
+def seats(session: Session) -> Seats:
+    """The session's seats as counted now (no lock: for showing, not for deciding)."""
+    return seat_counts([session]).get(session.pk, Seats(session.seats))
+
+
+def seat_counts(sessions: Iterable[Session]) -> dict[int, Seats]:
+    """Seats of every session in `sessions` that takes reservations, in one query."""
+    wanted = {session.pk: session.seats for session in sessions if session.seats is not None}
+    counted = {
+        row["session_id"]: row
+        for row in Reservation.objects.filter(session_id__in=wanted)
+        .values("session_id")
+        .annotate(
+            confirmed=Count("pk", filter=Q(status=CONFIRMED)),
+            waitlisted=Count("pk", filter=Q(status=WAITLISTED)),
+            checked_in=Count("pk", filter=Q(checked_in_at__isnull=False)),
+        )
+    }
+    return {
+        pk: Seats(
+            number,
+            confirmed=counted.get(pk, {}).get("confirmed", 0),
+            waitlisted=counted.get(pk, {}).get("waitlisted", 0),
+            checked_in=counted.get(pk, {}).get("checked_in", 0),
+        )
+        for pk, number in wanted.items()
+    }
+
+
+def position(reservation: Reservation) -> int:
+    """Place on the waitlist, from 1; 0 when the seat is confirmed."""
+    if reservation.status == CONFIRMED:
+        return 0
+    return Reservation.objects.filter(
+        session_id=reservation.session_id, status=WAITLISTED, pk__lte=reservation.pk
+    ).count()
+
+
+def overlapping_reservations(user: User, session: Session) -> list[Session]:
+    """The person's other reserved (or waitlisted) sessions of the event that overlap it."""
+    if session.starts_at is None or session.ends_at is None:
+        return []
+    return list(
+        Session.objects.filter(
+            event_id=session.event_id,
+            reservations__user=user,
+            starts_at__lt=session.ends_at,
+            ends_at__gt=session.starts_at,
+            is_cancelled=False,
+        )
+        .exclude(pk=session.pk)
+        .order_by("starts_at", "title")
+    )
+
+
+def _check_open(session: Session, now: datetime) -> None:
+    if session.seats is None:
+        raise ReservationError(
+            f"“{session.title}” is open entry: no reservation is needed, just come."
+        )
+    if session.is_cancelled:
+        raise ReservationError(f"“{session.title}” is cancelled: it takes no reservations.")
+    if not session.is_published:
+        raise ReservationError(f"“{session.title}” is not in the programme yet.")
+    closes = session.reservations_close
+    if closes is not None and now >= closes:
+        local = closes.astimezone(session.event.zone)
+        raise ReservationError(
+            f"Reservations for “{session.title}” closed at {local:%H:%M} on {local:%a %d %b}."
+        )
+
+
+def _confirmed_count(session: Session) -> int:
+    return Reservation.objects.filter(session=session, status=CONFIRMED).count()
+
+
+@transaction.atomic
+def reserve(user: User, session: Session) -> Outcome:
+    """A seat for `user` if one is free, else a place at the end of the waitlist.
+
+    Reserving again changes nothing (a double click, a replayed form). When the event forbids
+    double booking, a session that overlaps one the person already reserved is refused.
+    """
+    now = clock.now()
+    locked = lock_session(session.pk)
+    existing = Reservation.objects.filter(user=user, session=locked).first()
+    if existing is not None:
+        return Outcome(existing, position(existing), is_new=False)
+    _check_open(locked, now)
+    overlaps = overlapping_reservations(user, locked)
+    if overlaps and not locked.event.allow_double_booking:
+        titles = ", ".join(f"“{other.title}”" for other in overlaps)
+        raise ReservationError(
+            f"“{locked.title}” overlaps {titles}, which you reserved; this event allows one "
+            "seat at a time: cancel that one first."
+        )
+    assert locked.seats is not None  # noqa: S101 - _check_open refused open entry
+    is_free = _confirmed_count(locked) < locked.seats
+    row = Reservation.objects.create(
+        session=locked, user=user, status=CONFIRMED if is_free else WAITLISTED,
+        confirmed_at=now if is_free else None,
+    )  # fmt: skip
+    return Outcome(row, position(row), is_new=True, overlaps=overlaps)
+
+
+@transaction.atomic
+def cancel(user: User, session: Session) -> list[Reservation]:
+    """Give up the person's seat or place; the seat goes to the first on the waitlist.
+    Returns the reservations promoted (none, or one)."""
+    return _remove(Reservation.objects.filter(user=user, session_id=session.pk))
+
+
+@transaction.atomic
+def remove(reservation_pk: int) -> list[Reservation]:
+    """The organizer takes a reservation off the list; the seat goes to the waitlist."""
+    return _remove(Reservation.objects.filter(pk=reservation_pk))
+
+
+def _remove(rows) -> list[Reservation]:  # noqa: ANN001 - a queryset of at most one row
+    row = rows.first()
+    if row is None:
+        return []
+    locked = lock_session(row.session_id)
+    row = rows.first()  # as it is now that the session is locked
+    if row is None:
+        return []
+    row.delete()
+    return _promote(locked)
+
+
+def _promote(session: Session) -> list[Reservation]:
+    """Fill free seats from the waitlist, first come first served; the promoted are mailed
+    once the transaction has committed."""
+    if session.seats is None:
+        return []
+    free = session.seats - _confirmed_count(session)
+    if free <= 0:
+        return []
+    promoted = list(
+        Reservation.objects.filter(session=session, status=WAITLISTED).order_by("pk")[:free]
+    )
+    if promoted:
+        now = clock.now()
+        Reservation.objects.filter(pk__in=[row.pk for row in promoted]).update(
+            status=CONFIRMED, confirmed_at=now
+        )
+        for row in promoted:
+            row.status, row.confirmed_at, row.session = CONFIRMED, now, session
+        from confsched.agenda.reservation_mail import send_promotions  # mail, after commit
+
+        transaction.on_commit(lambda: send_promotions(promoted))
+    return promoted
+
+
+@transaction.atomic
+def set_seats(session: Session, number: int | None) -> list[Reservation]:
+    """The organizer changes the number of seats (None: open entry again, every reservation
+    kept). More seats promote from the waitlist in order; fewer never drop a confirmed person.
+    Returns the reservations promoted."""
+    if number is not None and number < 0:
+        raise ReservationError(f"A session cannot have {number} seats.")
+    locked = lock_session(session.pk)
+    Session.objects.filter(pk=locked.pk).update(seats=number)
+    locked.seats = number
+    session.seats = number
+    return _promote(locked)
+
+
+@transaction.atomic
+def force(user: User, session: Session) -> Reservation:
+    """The organizer gives `user` a seat over the limit (or moves them off the waitlist)."""
+    locked = lock_session(session.pk)
+    if locked.seats is None:
+        raise ReservationError(
+            f"“{locked.title}” is open entry: give it a number of seats to take reservations."
+        )
+    now = clock.now()
+    row, is_new = Reservation.objects.get_or_create(
+        user=user, session=locked,
+        defaults={"status": CONFIRMED, "is_forced": True, "confirmed_at": now},
+    )  # fmt: skip
+    if not is_new and row.status != CONFIRMED:
+        row.status, row.is_forced, row.confirmed_at = CONFIRMED, True, now
+        row.save(update_fields=["status", "is_forced", "confirmed_at"])
+    return row
+
+
+@transaction.atomic
+def cancel_all(user: User) -> int:
+    """Every reservation of `user` given up, each seat passed on (before an account goes)."""
+    count = 0
+    for session_pk in list(
+        Reservation.objects.filter(user=user).values_list("session_id", flat=True)
+    ):
+        _remove(Reservation.objects.filter(user=user, session_id=session_pk))
+        count += 1
+    return count
