@@ -1,0 +1,212 @@
+"""Seats and the waitlist (agenda/reservations.py): who gets a seat, in which order, and what
+a cancellation, a change of seats or the organizer's force does. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+
+from confsched.agenda import reservations
+from confsched.agenda.models import Reservation
+from confsched.agenda.reservations import ReservationError
+from confsched.programme.models import Event, Room, Session
+from confsched.programme.services import create_event
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
+BEFORE = START - timedelta(days=1)
+
+
+@pytest.fixture
+def event() -> Event:
+    return create_event(slug="workshops", name="Workshops 2027", timezone="Europe/Paris")
+
+
+def _session(event: Event, key: str, *, seats: int | None = 2, hours: tuple[int, int] = (0, 1),
+             **fields: object) -> Session:  # fmt: skip
+    room, _ = Room.objects.get_or_create(event=event, name="Lab", slug="lab")
+    return Session.objects.create(
+        event=event, key=key, title=key.title(), room=room, seats=seats,
+        starts_at=START + timedelta(hours=hours[0]), ends_at=START + timedelta(hours=hours[1]),
+        **fields,
+    )  # fmt: skip
+
+
+def _people(count: int) -> list[User]:
+    return [User.objects.create_user(f"p{n:02}", f"p{n:02}@example.org") for n in range(count)]
+
+
+@pytest.fixture(autouse=True)
+def _before_the_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("confsched.core.clock.now", lambda: BEFORE)
+
+
+def _states(session: Session) -> list[tuple[str, str]]:
+    return [
+        (row.user.username if row.user else "walk-in", row.status)
+        for row in Reservation.objects.filter(session=session).select_related("user")
+    ]
+
+
+def test_seats_go_first_come_then_the_waitlist_in_order(event: Event) -> None:
+    session = _session(event, "triton", seats=2)
+    outcomes = [reservations.reserve(person, session) for person in _people(4)]
+    assert [(o.reservation.status, o.position, o.is_new) for o in outcomes] == [
+        ("confirmed", 0, True), ("confirmed", 0, True),
+        ("waitlisted", 1, True), ("waitlisted", 2, True),
+    ]  # fmt: skip
+    seats = reservations.seats(session)
+    assert (seats.confirmed, seats.waitlisted, seats.free, seats.is_full) == (2, 2, 0, True)
+
+
+def test_reserving_twice_changes_nothing(event: Event) -> None:
+    session = _session(event, "triton", seats=1)
+    (ada,) = _people(1)
+    first = reservations.reserve(ada, session)
+    again = reservations.reserve(ada, session)
+    assert (again.reservation.pk, again.is_new, Reservation.objects.count()) == (
+        first.reservation.pk, False, 1,
+    )  # fmt: skip
+
+
+def test_a_cancelled_seat_goes_to_the_first_on_the_waitlist_with_a_mail(
+    event: Event, django_capture_on_commit_callbacks
+) -> None:  # noqa: ANN001 - pytest-django fixture
+    session = _session(event, "triton", seats=1)
+    ada, bob, cy = _people(3)
+    for person in (ada, bob, cy):
+        reservations.reserve(person, session)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        promoted = reservations.cancel(ada, session)
+    assert [row.user.username for row in promoted] == ["p01"]
+    assert _states(session) == [("p01", "confirmed"), ("p02", "waitlisted")]
+    assert reservations.position(Reservation.objects.get(user=cy)) == 1
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["p01@example.org"], "Workshops 2027: you have a seat for “Triton”")
+    ]
+    assert Reservation.objects.get(user=bob).code in mail.outbox[0].body
+
+
+def test_leaving_the_waitlist_promotes_nobody(event: Event) -> None:
+    session = _session(event, "triton", seats=1)
+    ada, bob, cy = _people(3)
+    for person in (ada, bob, cy):
+        reservations.reserve(person, session)
+    assert reservations.cancel(bob, session) == []
+    assert _states(session) == [("p00", "confirmed"), ("p02", "waitlisted")]
+    assert reservations.cancel(bob, session) == []  # cancelling again: nothing to do
+
+
+def test_more_seats_promote_in_order_and_fewer_drop_nobody(event: Event) -> None:
+    session = _session(event, "triton", seats=1)
+    people = _people(5)
+    for person in people:
+        reservations.reserve(person, session)
+    promoted = reservations.set_seats(session, 3)
+    assert [row.user.username for row in promoted] == ["p01", "p02"]
+    assert reservations.set_seats(session, 1) == []
+    assert _states(session) == [
+        ("p00", "confirmed"), ("p01", "confirmed"), ("p02", "confirmed"),
+        ("p03", "waitlisted"), ("p04", "waitlisted"),
+    ]  # fmt: skip
+    # Three confirmed over one seat: a cancellation frees no seat for the waitlist.
+    assert reservations.cancel(people[0], session) == []
+    with pytest.raises(ReservationError, match="cannot have -1 seats"):
+        reservations.set_seats(session, -1)
+
+
+def test_the_organizer_forces_a_person_in_over_the_limit(event: Event) -> None:
+    session = _session(event, "triton", seats=1)
+    ada, bob, cy = _people(3)
+    reservations.reserve(ada, session)
+    reservations.reserve(bob, session)
+    forced = reservations.force(bob, session)
+    newcomer = reservations.force(cy, session)
+    assert (forced.status, forced.is_forced, newcomer.status, newcomer.is_forced) == (
+        "confirmed", True, "confirmed", True,
+    )  # fmt: skip
+    assert reservations.seats(session).confirmed == 3
+    open_entry = _session(event, "keynote", seats=None)
+    with pytest.raises(ReservationError, match="“Keynote” is open entry"):
+        reservations.force(ada, open_entry)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seats": None}, "“Triton” is open entry: no reservation is needed, just come."),
+        ({"is_cancelled": True}, "“Triton” is cancelled: it takes no reservations."),
+        ({"needs_review": True}, "“Triton” is not in the programme yet."),
+        ({"reservations_close_at": BEFORE - timedelta(minutes=1)},
+         "Reservations for “Triton” closed at 09:59 on Sun 28 Feb."),
+    ],
+)  # fmt: skip
+def test_what_takes_no_reservation_says_why(
+    event: Event, fields: dict[str, object], message: str
+) -> None:
+    session = _session(event, "triton", **{"seats": 2, **fields})
+    with pytest.raises(ReservationError) as caught:
+        reservations.reserve(_people(1)[0], session)
+    assert (str(caught.value), Reservation.objects.count()) == (message, 0)
+
+
+def test_reservations_close_at_the_start_by_default(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(event, "triton")
+    ada, bob = _people(2)
+    monkeypatch.setattr("confsched.core.clock.now", lambda: START - timedelta(seconds=1))
+    assert reservations.reserve(ada, session).reservation.status == "confirmed"
+    monkeypatch.setattr("confsched.core.clock.now", lambda: START)
+    with pytest.raises(ReservationError, match="closed at 10:00 on Mon 01 Mar"):
+        reservations.reserve(bob, session)
+
+
+def test_overlaps_are_told_and_refused_when_the_event_forbids_double_booking(
+    event: Event,
+) -> None:
+    morning = _session(event, "morning", hours=(0, 2))
+    overlapping = _session(event, "overlapping", hours=(1, 3))
+    after = _session(event, "after", hours=(2, 3))
+    (ada,) = _people(1)
+    reservations.reserve(ada, morning)
+    told = reservations.reserve(ada, overlapping)
+    assert [s.key for s in told.overlaps] == ["morning"]
+    assert reservations.reserve(ada, after).overlaps == [overlapping]
+    Event.objects.filter(pk=event.pk).update(allow_double_booking=False)
+    reservations.cancel(ada, overlapping)
+    with pytest.raises(ReservationError) as caught:
+        reservations.reserve(ada, overlapping)
+    assert str(caught.value) == (
+        "“Overlapping” overlaps “Morning”, “After”, which you reserved; this event allows one "
+        "seat at a time: cancel that one first."
+    )
+
+
+def test_an_account_that_goes_passes_on_every_seat(event: Event) -> None:
+    first, second = _session(event, "first", seats=1), _session(event, "second", seats=1)
+    ada, bob = _people(2)
+    for session in (first, second):
+        reservations.reserve(ada, session)
+        reservations.reserve(bob, session)
+    assert reservations.cancel_all(ada) == 2
+    assert (_states(first), _states(second)) == ([("p01", "confirmed")], [("p01", "confirmed")])
+
+
+def test_seat_counts_cover_many_sessions_in_one_query(
+    event: Event, django_assert_num_queries
+) -> None:  # noqa: ANN001 - pytest-django fixture
+    sessions = [_session(event, f"s{n}", seats=n + 1) for n in range(3)]
+    open_entry = _session(event, "open", seats=None)
+    for person in _people(3):
+        reservations.reserve(person, sessions[0])
+    with django_assert_num_queries(1):
+        counts = reservations.seat_counts([*sessions, open_entry])
+    assert {pk: (c.seats, c.confirmed, c.waitlisted) for pk, c in counts.items()} == {
+        sessions[0].pk: (1, 1, 2), sessions[1].pk: (2, 0, 0), sessions[2].pk: (3, 0, 0),
+    }  # fmt: skip
