@@ -178,12 +178,17 @@ def reserve(user: User, session: Session) -> Outcome:
             "seat at a time: cancel that one first."
         )
     assert locked.seats is not None  # noqa: S101 - _check_open refused open entry
-    is_free = _confirmed_count(locked) < locked.seats
+    counted = Reservation.objects.filter(session=locked).aggregate(
+        confirmed=Count("pk", filter=Q(status=CONFIRMED)),
+        waitlisted=Count("pk", filter=Q(status=WAITLISTED)),
+    )
+    is_free = counted["confirmed"] < locked.seats
     row = Reservation.objects.create(
         session=locked, user=user, status=CONFIRMED if is_free else WAITLISTED,
         confirmed_at=now if is_free else None,
     )  # fmt: skip
-    return Outcome(row, position(row), is_new=True, overlaps=overlaps)
+    # Under the lock, the new row is the last: its place is the waitlist's length.
+    return Outcome(row, 0 if is_free else counted["waitlisted"] + 1, is_new=True, overlaps=overlaps)
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ in confsched/urls.py, outside the "web" namespace.
 from django.urls import path
 
 from confsched.web.accounts import views as accounts
-from confsched.web.agenda import alerts, favourites, plan
+from confsched.web.agenda import alerts, favourites, plan, seats
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
 from confsched.web.schedule import views as schedule
@@ -61,6 +61,8 @@ urlpatterns = [
     # The attendee's agenda: stars, my agenda and its feeds and share link, favourites files,
     # alerts, the planner (web/agenda/).
     path("<slug:event>/sessions/<str:key>/star", agenda.star, name="star"),
+    path("<slug:event>/sessions/<str:key>/reserve", seats.reserve, name="reserve"),
+    path("<slug:event>/sessions/<str:key>/seat/", seats.seat, name="seat"),
     path("<slug:event>/agenda/", agenda.agenda, name="agenda"),
     path("<slug:event>/agenda.ics", agenda.agenda_download, name="agenda_download"),
     path("<slug:event>/agenda/feed/reset", agenda.agenda_feed_reset, name="agenda_feed_reset"),

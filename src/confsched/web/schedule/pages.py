@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from confsched.programme.filtering import FACETS
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
+from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
 from confsched.web.site.stencils import Markers, Stencil, kept
 from confsched.web.site.zones import ViewerZone, remember_zone
@@ -84,14 +85,29 @@ def personal_page(
     ).hexdigest()  # fmt: skip
     stencil = kept(key, lambda: _stencil(request, render))
     token = get_token(request)
-    # The same page for this person until the schedule, their stars or their CSRF secret
-    # change: a phone re-checking it gets a bare 304. Weak: each body masks the token anew.
+    # Seats move with every reservation, not with the schedule: filled per request, and only
+    # on pages that show sessions taking reservations.
+    seat_holes = [name for name in stencil.holes if name.startswith("seat:")]
+    seat_values = {
+        f"seat:{pk}": html.encode()
+        for pk, html in seat_controls(
+            request, event, [int(name.split(":", 1)[1]) for name in seat_holes]
+        ).items()
+    }
+    seat_values = {name: seat_values.get(name, b"") for name in seat_holes}
+    seat_digest = hashlib.sha256(b"".join(seat_values.values())).hexdigest() if seat_holes else ""
+    # The same page for this person until the schedule, their stars, their seats or their CSRF
+    # secret change: a phone re-checking it gets a bare 304. Weak: each body masks the token
+    # anew.
     person = str(request.user.pk) if request.user.is_authenticated else "-"
     secret = request.META.get("CSRF_COOKIE", "")
-    etag = hashlib.sha256(f"{key}:{person}:{secret}:{sorted(starred)}".encode()).hexdigest()[:32]
+    etag = hashlib.sha256(
+        f"{key}:{person}:{secret}:{sorted(starred)}:{seat_digest}".encode()
+    ).hexdigest()[:32]
     response = get_conditional_response(request, etag=f'W/"{etag}"')
     if response is None:
         values = {"csrf": token.encode(), "account": _account_html(request, token).encode()}
+        values |= seat_values
         if not starred and accepts_gzip(request):
             # A page with no star of theirs: the page kept compressed, their holes spliced in.
             response = HttpResponse(stencil.gzip_plain(values=values), status=stencil.status)
@@ -133,6 +149,24 @@ def star_html(
     return get_template("confsched/_star.html").render(
         {"session": session, "is_starred": session.pk in starred}, request
     )
+
+
+def attach_seat_html(
+    request: HttpRequest, event: Event, sessions: list[Session], *, markers: Markers | None
+) -> None:
+    """Set `session.seat_html`: for a session taking reservations, a marker in a stencil,
+    else the control in this person's state; nothing for open entry."""
+    taking = [session for session in sessions if session.seats is not None]
+    controls = (
+        {} if markers or not taking else seat_controls(request, event, [s.pk for s in taking])
+    )
+    for session in sessions:
+        if session.seats is None:
+            session.seat_html = ""
+        elif markers:
+            session.seat_html = mark_safe(markers.mark("seat", session.pk))  # noqa: S308 - our marker
+        else:
+            session.seat_html = mark_safe(controls.get(session.pk, ""))  # noqa: S308 - format_html's
 
 
 def marked(markers: Markers | None) -> dict[str, Any]:

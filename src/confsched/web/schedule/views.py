@@ -18,6 +18,7 @@ from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web.schedule.pages import (
     SCHEDULE_PARAMETERS,
+    attach_seat_html,
     is_results_fragment,
     marked,
     personal_page,
@@ -70,6 +71,7 @@ def _schedule_page(
     attach_star_urls(result.sessions, event=event)
     for session in result.sessions:
         session.star_html = star_html(request, session, markers=markers, starred=starred)
+    attach_seat_html(request, event, result.sessions, markers=markers)
     template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
     page = event_page(
         request, template, event=event, viewer=viewer, layout=layout, filters=filters,

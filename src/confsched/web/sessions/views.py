@@ -9,6 +9,7 @@ from django.views.decorators.http import require_safe
 from confsched.programme import queries
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
+    attach_seat_html,
     marked,
     personal_page,
     star_html,
@@ -37,6 +38,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
             raise Http404(f"No session {key!r}")
         url = request.build_absolute_uri(session.get_absolute_url())
         attach_star_urls([session], event=event_row)
+        attach_seat_html(request, event_row, [session], markers=markers)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
         # Built with the page, once per schedule version: vectors change only on import.
         from confsched.programme.semantic import similar_sessions  # only this page shows them

@@ -37,10 +37,15 @@ LOCAL_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Hole:
-    """A place a request fills: "csrf", "account", or "star" with the session's pk."""
+    """A place a request fills: "csrf", "account", or "star" or "seat" with the session's pk."""
 
     name: str
     session: int = 0
+
+    @property
+    def key(self) -> str:
+        """What `fill` looks the hole up by: "csrf", or "seat:12" for one session's seat."""
+        return f"{self.name}:{self.session}" if self.session else self.name
 
 
 Part = bytes | str | Hole  # text as UTF-8 bytes (or str, encoded when kept)
@@ -50,7 +55,7 @@ class Stencil:
     """A page cut at its holes, laid out so that a request costs a list copy and a join.
 
     The page is kept as UTF-8 pieces with every session's star in its plain state; the named
-    holes ("csrf", "account") are listed by index, and each session's star is a span of pieces
+    holes ("csrf", "account", each session's "seat:<pk>") are listed by index, and each session's star is a span of pieces
     that a request replaces by the starred version when the person starred it.
 
     The plain page (no star filled) is also kept gzip-compressed, cut at the named holes: a
@@ -92,7 +97,7 @@ class Stencil:
             elif isinstance(part, str):
                 self.pieces.append(part.encode())
             else:
-                self.holes.setdefault(part.name, []).append(len(self.pieces))
+                self.holes.setdefault(part.key, []).append(len(self.pieces))
                 self.pieces.append(None)
 
     def fill(self, *, values: dict[str, bytes], starred: set[int] | frozenset[int]) -> bytes:

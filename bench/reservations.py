@@ -1,0 +1,70 @@
+"""Reservation benchmark: a rush of signed-in attendees on one workshop's seats.
+
+Usage: python bench/reservations.py [--attendees 1000] [--seats 30] [--workers 4]
+                                    [--databases postgres,sqlite] [--clients 50] [--rounds 2]
+
+For each database and round: a fresh site with the storm event and `--attendees` accounts, a
+`confsched serve` with `--workers` gunicorn workers, then every attendee presses "Reserve a
+seat" at once (what htmx sends), from `--clients` keep-alive connections. Prints one row per
+round: reservations per second (requests over the rush's wall time), latency p50/p99/max in
+milliseconds, failed requests, and what the database holds (confirmed, waitlisted, duplicates,
+whether the waitlist kept the order of acceptance).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from collections import Counter
+
+from serving import fresh_site, served
+from storm import prepare, rush, seats_held
+
+
+def _port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--attendees", type=int, default=1000)
+    parser.add_argument("--seats", type=int, default=30)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--databases", default="postgres,sqlite")
+    options = parser.parse_args()
+    print(
+        "| database | round | reservations/s | p50 ms | p99 ms | max ms | failed "
+        "| confirmed | waitlisted | duplicates | in order |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for database in options.databases.split(","):
+        for number in range(1, options.rounds + 1):
+            with fresh_site(database, name="confsched_bench_reservations") as env:
+                attendees = prepare(env, count=options.attendees, seats=options.seats)
+                port = _port()
+                with served(env, port=port, workers=options.workers):
+                    result = rush(
+                        port, [(a, "reserve") for a in attendees], clients=options.clients
+                    )
+                held = seats_held(env.get("DATABASE_URL", "")) if database == "postgres" else None
+            failed = sum(n for status, n in Counter(result.statuses).items() if status != 200)
+            counts = (
+                f"{held['confirmed']} | {held['waitlisted']} | {held['rows'] - held['people']} "
+                f"| {'yes' if held['confirmed_first'] else 'NO'}"
+                if held
+                else "– | – | – | –"
+            )
+            print(
+                f"| {database} | {number} | {result.per_second:.0f} "
+                f"| {result.percentile(0.5) * 1000:.0f} | {result.percentile(0.99) * 1000:.0f} "
+                f"| {max(result.latencies) * 1000:.0f} | {failed} | {counts} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""A rush on one workshop: many signed-in attendees reserving its seats in the same second,
+through a real `confsched serve`, and what the database holds afterwards.
+
+Shared by the reservation benchmark (bench/reservations.py) and the storm test
+(tests/agenda/test_reservation_storm.py). Each attendee is a real account with its own
+session cookie and CSRF cookie, made in the served database before the rush; the requests are
+what htmx sends when the "Reserve a seat" button is pressed.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENT, KEY = "storm", "workshop"
+
+
+@dataclass(frozen=True)
+class Attendee:
+    username: str
+    session_cookie: str
+    csrf: str
+
+
+@dataclass
+class Rush:
+    """What one rush did: per request its status, when it was sent and answered (seconds since
+    the rush began), and the wall time of the whole."""
+
+    statuses: list[int] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    wall: float = 0.0
+
+    @property
+    def per_second(self) -> float:
+        return len(self.statuses) / self.wall if self.wall else 0.0
+
+    def percentile(self, share: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+_PREPARE = """
+import json, secrets, sys
+from datetime import timedelta
+import django
+django.setup()
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from importlib import import_module
+from django.utils import timezone
+from confsched.programme.models import Event, Room, Session
+from confsched.programme.services import create_event
+
+count, seats, prefix = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+event = Event.objects.filter(slug="storm").first() or create_event(
+    slug="storm", name="Storm", timezone="Europe/Paris")
+room, _ = Room.objects.get_or_create(event=event, name="Lab", slug="lab")
+start = timezone.now() + timedelta(days=1)
+Session.objects.get_or_create(event=event, key="workshop", defaults=dict(
+    title="Workshop", room=room, seats=seats, starts_at=start, ends_at=start + timedelta(hours=2)))
+unusable = make_password(None)
+users = User.objects.bulk_create(
+    [User(username=f"{prefix}{n:05}", email=f"{prefix}{n:05}@example.org", password=unusable)
+     for n in range(count)])
+store = import_module(settings.SESSION_ENGINE).SessionStore
+out = []
+for user in users:
+    session = store()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    out.append([user.username, session.session_key])
+print(json.dumps(out))
+"""
+
+
+def prepare(env: dict[str, str], *, count: int, seats: int, prefix: str = "a") -> list[Attendee]:
+    """The storm event with its workshop (`seats` seats, starting tomorrow) and `count` signed-in
+    attendees in the database `env` names."""
+    result = subprocess.run(  # noqa: S603 - our own code
+        [sys.executable, "-c", _PREPARE, str(count), str(seats), prefix],
+        env={**env, "DJANGO_SETTINGS_MODULE": "confsched.settings"},
+        check=True, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    return [
+        Attendee(username, cookie, secrets.token_hex(16))
+        for username, cookie in json.loads(result.stdout)
+    ]
+
+
+def _post(connection: http.client.HTTPConnection, attendee: Attendee, action: str) -> int:
+    path = f"/{EVENT}/sessions/{KEY}/reserve"
+    body = f"action={action}&csrfmiddlewaretoken={attendee.csrf}"
+    connection.request(
+        "POST", path, body=body,
+        headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"sessionid={attendee.session_cookie}; csrftoken={attendee.csrf}",
+            "HX-Request": "true",
+            "Referer": f"http://{connection.host}:{connection.port}/{EVENT}/",
+            "Origin": f"http://{connection.host}:{connection.port}",
+        },
+    )  # fmt: skip
+    response = connection.getresponse()
+    response.read()
+    return response.status
+
+
+def rush(port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50) -> Rush:
+    """Send every (attendee, "reserve" or "cancel") at once from `clients` connections, each
+    request on its own after a common start; returns what came back."""
+    result = Rush(statuses=[0] * len(requests), latencies=[0.0] * len(requests))
+    start = threading.Barrier(clients + 1)
+    local = threading.local()
+    began = 0.0
+
+    def connect() -> http.client.HTTPConnection:
+        if not hasattr(local, "connection"):
+            local.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        return local.connection
+
+    def one(index: int) -> None:
+        attendee, action = requests[index]
+        sent = time.perf_counter()
+        try:
+            status = _post(connect(), attendee, action)
+        except (OSError, http.client.HTTPException):
+            local.__dict__.pop("connection", None)
+            status = -1
+        result.statuses[index] = status
+        result.latencies[index] = time.perf_counter() - sent
+
+    def worker(indexes: list[int]) -> None:
+        connect()
+        start.wait()
+        for index in indexes:
+            one(index)
+
+    shares = [list(range(n, len(requests), clients)) for n in range(clients)]
+    with ThreadPoolExecutor(clients) as pool:
+        futures = [pool.submit(worker, share) for share in shares]
+        start.wait()
+        began = time.perf_counter()
+        for future in futures:
+            future.result()
+    result.wall = time.perf_counter() - began
+    return result
+
+
+def seats_held(database_url: str) -> dict[str, object]:
+    """The workshop's reservations as the database holds them, in acceptance (primary key)
+    order: statuses, users, and whether every confirmed row precedes every waitlisted one."""
+    import psycopg
+
+    with psycopg.connect(database_url) as connection:
+        rows = connection.execute(
+            "SELECT r.id, r.status, u.username, r.confirmed_at > r.created_at "
+            "FROM agenda_reservation r JOIN programme_session s ON s.id = r.session_id "
+            "JOIN auth_user u ON u.id = r.user_id WHERE s.key = %s ORDER BY r.id",
+            [KEY],
+        ).fetchall()
+    confirmed = [row for row in rows if row[1] == "confirmed"]
+    waitlisted = [row for row in rows if row[1] == "waitlisted"]
+    return {
+        "rows": len(rows),
+        "people": len({row[2] for row in rows}),
+        "confirmed": len(confirmed),
+        "waitlisted": len(waitlisted),
+        "promoted": sum(1 for row in confirmed if row[3]),
+        "confirmed_first": not confirmed or not waitlisted or confirmed[-1][0] < waitlisted[0][0],
+        "usernames": [row[2] for row in rows],
+        "statuses": [row[1] for row in rows],
+    }

@@ -1,0 +1,214 @@
+"""Reserving a seat: the control on cards and session pages, the POST that reserves or cancels,
+and the person's page for their seat (its state, the check-in code, the waitlist position).
+
+Kept pages (stencils) are the same for everyone; a seat's state is not (how many are free,
+whether this person holds one), so each control is a hole the request fills with
+`seat_controls`: three queries per page that shows sessions taking reservations, none on one
+that shows none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import quote
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
+
+from confsched.agenda import reservations
+from confsched.agenda.models import Reservation
+from confsched.agenda.reservations import ReservationError, Seats
+from confsched.core import clock
+from confsched.programme.models import Event, Session
+from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.private import keep_private
+
+RESERVE, CANCEL = "reserve", "cancel"
+
+
+def _seat_url(event: Event, key: str, name: str) -> str:
+    return reverse(name, kwargs={"event": event.slug, "key": key})
+
+
+def mine(user: User | None, sessions: Iterable[Session]) -> dict[int, tuple[Reservation, int]]:
+    """The person's reservations among `sessions`, each with its waitlist position (0: a seat)."""
+    pks = [session.pk for session in sessions]
+    if user is None or not user.is_authenticated or not pks:
+        return {}
+    rows = list(Reservation.objects.filter(user=user, session_id__in=pks))
+    return {row.session_id: (row, reservations.position(row)) for row in rows}
+
+
+def seat_control(
+    session: Session, *, event: Event, seats: Seats, held: tuple[Reservation, int] | None,
+    note: str = "", note_kind: str = "",
+) -> str:  # fmt: skip
+    """The control for one session in this person's state: what they can do, and how full."""
+    action = _seat_url(event, session.key, "web:reserve")
+    seat_page = _seat_url(event, session.key, "web:seat")
+    title = session.title
+    if held is not None:
+        row, place = held
+        if place == 0:
+            state = format_html(
+                '<a class="seat-state is-confirmed" href="{}">'
+                '<span aria-hidden="true">✓ </span>Seat reserved</a>',
+                seat_page,
+            )
+            button = _button(action, CANCEL, "Cancel my seat", f"for “{title}”")
+        else:
+            state = format_html(
+                '<a class="seat-state is-waitlisted" href="{}">On the waitlist: #{}</a>',
+                seat_page, place,
+            )  # fmt: skip
+            button = _button(action, CANCEL, "Leave the waitlist", f"of “{title}”")
+    else:
+        closes = session.reservations_close
+        if closes is not None and clock.now() >= closes:
+            state, button = format_html('<span class="seat-state">Reservations closed</span>'), ""
+        elif seats.is_full:
+            state = format_html(
+                '<span class="seat-state is-full">Full · {} waiting</span>', seats.waitlisted
+            )
+            button = _button(
+                action, RESERVE, f"Join the waitlist (#{seats.waitlisted + 1})",
+                f"of “{title}”",
+            )  # fmt: skip
+        else:
+            state = format_html(
+                '<span class="seat-state">{} of {} seats free</span>', seats.free, seats.seats
+            )
+            button = _button(action, RESERVE, "Reserve a seat", f"for “{title}”")
+    message = (
+        format_html('<p class="seat-note {}" role="status">{}</p>', note_kind, note) if note else ""
+    )
+    return format_html(
+        '<div class="seat" id="seat-{}">{}{}{}</div>', session.pk, state, button, message
+    )
+
+
+def _button(action: str, value: str, label: str, spoken: str) -> str:
+    return format_html(
+        '<button type="submit" form="star-form" formaction="{}" name="action" value="{}" '
+        'data-hx-post="{}" data-hx-target="closest .seat" data-hx-swap="outerHTML" '
+        'class="seat-button{}">{}<span class="visually-hidden"> {}</span></button>',
+        action, value, action, " secondary" if value == CANCEL else "", label, spoken,
+    )  # fmt: skip
+
+
+def seat_controls(request: HttpRequest, event: Event, session_pks: Iterable[int]) -> dict[int, str]:
+    """The filled control of each session in `session_pks` that takes reservations."""
+    rows = list(
+        Session.objects.filter(event=event, pk__in=list(session_pks), seats__isnull=False).only(
+            "pk", "key", "title", "seats", "starts_at", "reservations_close_at"
+        )
+    )
+    counts = reservations.seat_counts(rows)
+    held = mine(request.user, rows)
+    return {
+        row.pk: seat_control(row, event=event, seats=counts[row.pk], held=held.get(row.pk))
+        for row in rows
+    }
+
+
+def _session(event: Event, key: str) -> Session:
+    """The published session `key`, without its speakers and links (no page shows them here)."""
+    session = (
+        Session.objects.published()
+        .filter(event=event, key=key)
+        .select_related("room")
+        .defer("abstract", "review_note")
+        .first()
+    )
+    if session is None:
+        raise Http404(f"No session {key!r}")
+    session.event = event
+    return session
+
+
+@require_POST
+def reserve(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """Reserve (or cancel) from a card, a session page or the agenda: htmx gets the control
+    back with what happened; a plain form goes to the person's seat page, which says it."""
+    event_row = event_or_404(event)
+    session = _session(event_row, key)
+    if not request.user.is_authenticated:
+        login = reverse("login") + "?next=" + quote(session.get_absolute_url())
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = login
+            return response
+        return redirect(login)
+    action = request.POST.get("action", RESERVE)
+    note, kind, status = "", "", 200
+    held: tuple[Reservation, int] | None = None
+    try:
+        if action == CANCEL:
+            before = mine(request.user, [session]).get(session.pk)
+            reservations.cancel(request.user, session)
+            if before is not None:
+                note = "You left the waitlist." if before[1] else "Your seat is cancelled."
+                kind = "is-ok"
+        elif action == RESERVE:
+            outcome = reservations.reserve(request.user, session)
+            note, kind = _outcome_note(outcome)
+            held = (outcome.reservation, outcome.position)
+        else:
+            note, kind, status = f"Unknown action {action!r}: reserve or cancel.", "is-error", 400
+    except ReservationError as exc:
+        note, kind, status = str(exc), "is-error", 409
+    if request.htmx:
+        if held is None:  # what the person can do now, from the seats as they are
+            held = mine(request.user, [session]).get(session.pk)
+        # A held seat's control shows no counts: none are read for it.
+        counts = reservations.seats(session) if held is None else Seats(session.seats)
+        html = seat_control(
+            session, event=event_row, seats=counts, held=held, note=note, note_kind=kind
+        )
+        return keep_private(HttpResponse(html, status=status))
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = session.get_absolute_url()
+    request.session["seat_note"] = {"key": session.key, "note": note, "kind": kind, "back": target}
+    return redirect(_seat_url(event_row, session.key, "web:seat"))
+
+
+def _outcome_note(outcome: reservations.Outcome) -> tuple[str, str]:
+    if outcome.reservation.is_confirmed:
+        note = "Your seat is reserved."
+    else:
+        note = f"The session is full: you are number {outcome.position} on the waitlist."
+    if outcome.overlaps:
+        titles = ", ".join(f"“{other.title}”" for other in outcome.overlaps)
+        return f"{note} It overlaps {titles}, which you also reserved.", "is-warning"
+    return note, "is-ok"
+
+
+@require_safe
+def seat(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """The person's seat for one session: confirmed with its check-in code, or their place on
+    the waitlist, or what they can do; what their last reservation did."""
+    event_row = event_or_404(event)
+    session = _session(event_row, key)
+    note = request.session.pop("seat_note", None) if request.user.is_authenticated else None
+    if note and note.get("key") != session.key:
+        note = None
+    held = mine(request.user, [session]).get(session.pk)
+    counts = reservations.seats(session)
+    control = (
+        seat_control(session, event=event_row, seats=counts, held=held)
+        if session.requires_reservation or held
+        else ""
+    )
+    response = event_page(
+        request, "confsched/seat.html", event=event_row, moment=session.starts_at,
+        session=session, held=held, seats=counts, control=control, note=note,
+    )  # fmt: skip
+    return keep_private(response)
