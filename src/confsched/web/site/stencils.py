@@ -55,8 +55,9 @@ class Stencil:
     """A page cut at its holes, laid out so that a request costs a list copy and a join.
 
     The page is kept as UTF-8 pieces with every session's star in its plain state; the named
-    holes ("csrf", "account", each session's "seat:<pk>") are listed by index, and each session's star is a span of pieces
-    that a request replaces by the starred version when the person starred it.
+    holes ("csrf", "account", each session's "seat:<pk>") are listed by index, and each
+    session's star is a span of pieces that a request replaces by the starred version when
+    the person starred it.
 
     The plain page (no star filled) is also kept gzip-compressed, cut at the named holes: a
     visitor's page is then that, with the few bytes of their holes compressed in between
