@@ -98,6 +98,8 @@ def test_the_fast_vevent_is_the_librarys_byte_for_byte(text: str) -> None:
         _values(session, programme, zone=ZoneInfo("America/St_Johns"), url=None),
         _values(replace(session, is_cancelled=True, track="", room="", links=()), programme),
         _values(session, programme, description=None, location=None, last_modified=None),
+        _values(session, programme, status="TENTATIVE", alarm_minutes=15),
+        _values(session, programme, alarm_minutes=5, description=None),
     ):
         assert vevent_bytes(variant) == to_ical_bytes(library_event(variant))
         assert vevent_bytes(variant) == library_event(variant).to_ical()

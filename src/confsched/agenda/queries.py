@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db.models import Count
 
-from confsched.agenda.models import AgendaItem, AgendaLinks
+from confsched.agenda.models import AgendaItem, AgendaLinks, ReminderSetting, Reservation
+from confsched.agenda.reservations import position
+from confsched.interchange.ical.write import Personal
 from confsched.programme.models import Event, Session
 from confsched.programme.queries import published_sessions
 
@@ -46,3 +48,49 @@ def star_counts(event: Event) -> list[tuple[Session, int]]:
         .order_by("-stars", "starts_at")
     )
     return [(row, row.stars) for row in rows]
+
+
+def reserved_ids(user: User, event: Event) -> set[int]:
+    """Sessions the person holds a seat in or waits for."""
+    return set(
+        Reservation.objects.filter(user=user, session__event=event).values_list(
+            "session_id", flat=True
+        )
+    )
+
+
+def personal_calendar(user: User, event: Event, session_ids: set[int]) -> dict[str, Personal]:
+    """By session key, what the person's private feed adds: the seat's status and check-in
+    code or the place on the waitlist, and the reminder they chose. Bounded: three queries,
+    plus one per waitlisted session."""
+    minutes = (
+        ReminderSetting.objects.filter(user=user, event=event)
+        .values_list("minutes", flat=True)
+        .first()
+        or 0
+    )
+    held = {
+        row.session_id: row for row in Reservation.objects.filter(user=user, session__event=event)
+    }
+    entries = {}
+    for pk, key in Session.objects.filter(pk__in=session_ids | held.keys()).values_list(
+        "pk", "key"
+    ):
+        row = held.get(pk)
+        if row is None:
+            if minutes:
+                entries[key] = Personal(alarm_minutes=minutes)
+        elif row.is_confirmed:
+            entries[key] = Personal(
+                status="CONFIRMED",
+                note=f"Your seat is reserved. Check-in code: {row.code}",
+                alarm_minutes=minutes,
+            )
+        else:
+            entries[key] = Personal(
+                status="TENTATIVE",
+                note=f"On the waitlist: number {position(row)}. A freed seat goes to the first "
+                "on the waitlist, with a mail.",
+                alarm_minutes=minutes,
+            )
+    return entries

@@ -15,11 +15,13 @@ between identical renders.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from icalendar import (
+    Alarm,
     Calendar,
     Component,
     Event,
@@ -42,6 +44,17 @@ PRODID = "-//confsched//confsched//EN"
 FALLBACK_DTSTAMP = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+@dataclass(frozen=True)
+class Personal:
+    """What one person's feed adds to a session: their seat's status (CONFIRMED, or TENTATIVE
+    while on the waitlist), a line opening the description (the check-in code, the place on
+    the waitlist), and an alarm this many minutes before the start (0: none)."""
+
+    status: str = ""
+    note: str = ""
+    alarm_minutes: int = 0
+
+
 class TextMemo(Protocol):
     """Where rendered VEVENTs are kept by digest (a dict, or a bounded cache)."""
 
@@ -59,11 +72,14 @@ def render_ical(
     now: datetime | None = None,
     refresh_minutes: int = 15,
     rendered: TextMemo | None = None,
+    personal: Mapping[str, Personal] | None = None,
 ) -> bytes:
     """The programme's sessions that have a start (or only `sessions`) as one VCALENDAR.
 
     `rendered` keeps each VEVENT's text under a digest of everything it is made from, so a
     caller that passes the same mapping again renders only the sessions that changed.
+    `personal` (a private feed's) holds, by session key, what the person's seats and reminders
+    add to their sessions.
     """
     if refresh_minutes <= 0:
         raise ValueError(f"refresh_minutes must be positive, not {refresh_minutes}")
@@ -98,10 +114,12 @@ def render_ical(
     events = []
     for session in scheduled:
         url = url_for(session.key) if url_for else None
+        mine = (personal or {}).get(session.key)
         digest = hashlib.blake2b(
             repr(
                 (session, session.sequence, session.last_modified, programme.location, zone,
-                 uid_domain, url, now, [speakers.get(b.speaker_key) for b in session.speakers])
+                 uid_domain, url, now, [speakers.get(b.speaker_key) for b in session.speakers],
+                 mine)
             ).encode(),
             digest_size=20,
         ).digest()  # fmt: skip
@@ -109,7 +127,7 @@ def render_ical(
         if text is None:
             values = event_values(
                 session, programme=programme, zone=zone, speakers=speakers,
-                uid_domain=uid_domain, url=url, now=now,
+                uid_domain=uid_domain, url=url, now=now, personal=mine,
             )  # fmt: skip
             text = memo[digest] = vevent_bytes(values)
         events.append(text)
@@ -175,8 +193,10 @@ def event_values(
     uid_domain: str,
     url: str | None,
     now: datetime | None,
+    personal: Personal | None = None,
 ) -> dict[str, Any]:
-    """One session's VEVENT as the values `Event.new` takes, plus its `attachments`."""
+    """One session's VEVENT as the values `Event.new` takes, plus its `attachments` and
+    `alarm_minutes`."""
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = session.starts_at.astimezone(zone)
     ends_at = session.ends_at.astimezone(zone) if session.ends_at else starts_at
@@ -186,6 +206,13 @@ def event_values(
         else None
     )
     location = ", ".join(part for part in (session.room, programme.location) if part)
+    description = calendar_description(session, speakers)
+    status = "CANCELLED" if session.is_cancelled else "CONFIRMED"
+    if personal is not None:
+        if personal.note:
+            description = f"{personal.note}\n\n{description}" if description else personal.note
+        if personal.status and not session.is_cancelled:
+            status = personal.status
     # Every value is given: Event.new would otherwise stamp the clock and invent a UUID.
     return {
         "uid": f"{session.key}@{uid_domain}",
@@ -193,15 +220,16 @@ def event_values(
         "start": starts_at,
         "end": ends_at,
         "summary": f"{session.kind}: {session.title}" if session.kind else session.title,
-        "description": calendar_description(session, speakers) or None,
+        "description": description or None,
         "location": location or None,
         "categories": [session.track] if session.track else (),
         "url": url,
         "sequence": session.sequence,
         "last_modified": last_modified,
         # Cancelled sessions stay in feeds so that subscribed calendars mark them, not lose them.
-        "status": "CANCELLED" if session.is_cancelled else "CONFIRMED",
+        "status": status,
         "attachments": [link.url for link in session.links],
+        "alarm_minutes": personal.alarm_minutes if personal and not session.is_cancelled else 0,
     }
 
 
@@ -210,10 +238,23 @@ def library_event(values: dict[str, Any]) -> Event:
     tests hold one against the other)."""
     fields = dict(values)
     attachments = fields.pop("attachments")
+    minutes = fields.pop("alarm_minutes")
     event = Event.new(**fields)
     for address in attachments:
         event.add("ATTACH", address)
+    if minutes:
+        event.add_component(_alarm(fields["summary"], minutes))
     return event
+
+
+def _alarm(summary: str, minutes: int) -> Alarm:
+    """A reminder `minutes` before the start, shown with the session's title (RFC 5545 3.6.6:
+    a DISPLAY alarm has a DESCRIPTION)."""
+    alarm = Alarm()
+    alarm.add("ACTION", "DISPLAY")
+    alarm.add("DESCRIPTION", summary)
+    alarm.add("TRIGGER", timedelta(minutes=-minutes))
+    return alarm
 
 
 def vevent_bytes(values: dict[str, Any]) -> bytes:
@@ -242,6 +283,9 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
     lines.append(_line("STATUS", vText(values["status"])))
     if values["url"]:
         lines.append(_line("URL", vUri(values["url"])))
+    if values["alarm_minutes"]:
+        alarm = _alarm(values["summary"], values["alarm_minutes"])
+        lines += [line for line in alarm.content_lines() if line]
     lines.append("END:VEVENT")
     return b"\r\n".join(_folded(Contentline(line)) for line in lines) + b"\r\n"
 

@@ -18,6 +18,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import reservations
@@ -27,6 +28,7 @@ from confsched.core import clock
 from confsched.programme.models import Event, Session
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
+from confsched.web.site.stencils import Markers
 
 RESERVE, CANCEL = "reserve", "cancel"
 
@@ -114,6 +116,24 @@ def seat_controls(request: HttpRequest, event: Event, session_pks: Iterable[int]
         row.pk: seat_control(row, event=event, seats=counts[row.pk], held=held.get(row.pk))
         for row in rows
     }
+
+
+def attach_seat_html(
+    request: HttpRequest, event: Event, sessions: list[Session], *, markers: Markers | None
+) -> None:
+    """Set `session.seat_html`: for a session taking reservations, a marker in a stencil,
+    else the control in this person's state; nothing for open entry."""
+    taking = [session for session in sessions if session.seats is not None]
+    controls = (
+        {} if markers or not taking else seat_controls(request, event, [s.pk for s in taking])
+    )
+    for session in sessions:
+        if session.seats is None:
+            session.seat_html = ""
+        elif markers:
+            session.seat_html = mark_safe(markers.mark("seat", session.pk))  # noqa: S308 - our marker
+        else:
+            session.seat_html = mark_safe(controls.get(session.pk, ""))  # noqa: S308 - format_html's
 
 
 def _session(event: Event, key: str) -> Session:

@@ -20,7 +20,7 @@ from confsched.core import clock
 from confsched.programme import queries
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
-from confsched.web.agenda import stars
+from confsched.web.agenda import seats, stars
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
@@ -57,8 +57,9 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
 
 
 def _agenda_context(
-    event: Event, ids: set[int], *, zone: zoneinfo.ZoneInfo, items: dict | None = None
-) -> dict[str, Any]:
+    event: Event, ids: set[int], *, zone: zoneinfo.ZoneInfo, items: dict | None = None,
+    starred: set[int] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """Days of starred sessions with their clashes, changes, the gaps, and now/next."""
     sessions = agenda_queries.agenda_sessions(event, ids)
     attach_star_urls(sessions, event=event)
@@ -84,22 +85,34 @@ def _agenda_context(
         "current": current,
         "upcoming": upcoming,
         "gone": list(Session.objects.filter(pk__in=ids - shown).order_by("title")),
-        "starred": ids,
+        "starred": ids if starred is None else starred,
     }
+
+
+def _my_seats(request: HttpRequest, event: Event, sessions: list[Session]) -> dict[str, Any]:
+    """The person's reservations apart: seats held (with their codes) and places waited for;
+    each session's seat control to cancel or leave from here."""
+    held = seats.mine(request.user, sessions)
+    seats.attach_seat_html(request, event, sessions, markers=None)
+    confirmed = [(s, held[s.pk][0]) for s in sessions if s.pk in held and not held[s.pk][1]]
+    waiting = [(s, held[s.pk][1]) for s in sessions if s.pk in held and held[s.pk][1]]
+    return {"seats_confirmed": confirmed, "seats_waitlisted": waiting}
 
 
 @require_safe
 def agenda(request: HttpRequest, event: str) -> HttpResponse:
     event_row = event_or_404(event)
-    ids = stars.starred_ids(request, event_row)
-    items = (
-        agenda_queries.agenda_items(request.user, event_row)
-        if request.user.is_authenticated
-        else {}
-    )
-    viewer = viewer_zone(request, event_row)
-    context = _agenda_context(event_row, ids, zone=viewer.zone, items=items)
+    starred = stars.starred_ids(request, event_row)
+    ids = set(starred)
+    items = {}
     if request.user.is_authenticated:
+        items = agenda_queries.agenda_items(request.user, event_row)
+        ids |= agenda_queries.reserved_ids(request.user, event_row)
+    viewer = viewer_zone(request, event_row)
+    context = _agenda_context(event_row, ids, zone=viewer.zone, items=items, starred=starred)
+    if request.user.is_authenticated:
+        sessions = [s for day in context["days"] for slot in day.slots for s in slot.sessions]
+        context.update(_my_seats(request, event_row, sessions))
         links = agenda_services.agenda_links(request.user, event_row)
         feed_path = reverse(
             "web:agenda_feed", kwargs={"event": event_row.slug, "token": links.feed_token}
@@ -149,7 +162,10 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     links = agenda_queries.links_for_feed(event_row, token)
     if links is None:
         raise Http404("No such feed")
+    # Starred and reserved sessions; a seat's status, code or waitlist place, and reminders.
     ids = agenda_queries.starred_ids(links.user, event_row)
+    ids |= agenda_queries.reserved_ids(links.user, event_row)
+    personal = agenda_queries.personal_calendar(links.user, event_row, ids)
     keys = set(Session.objects.filter(pk__in=ids).values_list("key", flat=True))
     response = calendar_response(
         request,
@@ -158,7 +174,8 @@ def agenda_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
         name=f"{event_row.name}: my agenda",
         filename=f"{event_row.slug}-agenda.ics",
         is_private=True,
-        etag=event_etag(event_row, token, sorted(ids)),
+        etag=event_etag(event_row, token, sorted(ids), sorted(personal.items())),
+        personal=personal,
     )
     response["Referrer-Policy"] = "no-referrer"  # the address is the credential
     return response

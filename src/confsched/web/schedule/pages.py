@@ -151,24 +151,6 @@ def star_html(
     )
 
 
-def attach_seat_html(
-    request: HttpRequest, event: Event, sessions: list[Session], *, markers: Markers | None
-) -> None:
-    """Set `session.seat_html`: for a session taking reservations, a marker in a stencil,
-    else the control in this person's state; nothing for open entry."""
-    taking = [session for session in sessions if session.seats is not None]
-    controls = (
-        {} if markers or not taking else seat_controls(request, event, [s.pk for s in taking])
-    )
-    for session in sessions:
-        if session.seats is None:
-            session.seat_html = ""
-        elif markers:
-            session.seat_html = mark_safe(markers.mark("seat", session.pk))  # noqa: S308 - our marker
-        else:
-            session.seat_html = mark_safe(controls.get(session.pk, ""))  # noqa: S308 - format_html's
-
-
 def marked(markers: Markers | None) -> dict[str, Any]:
     """Context that puts markers where a stencil's holes go (nothing without markers)."""
     if markers is None:

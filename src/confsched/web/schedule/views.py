@@ -16,9 +16,9 @@ from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import days_and_slots, grid_days
 from confsched.programme.models import Event
+from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
     SCHEDULE_PARAMETERS,
-    attach_seat_html,
     is_results_fragment,
     marked,
     personal_page,

@@ -7,9 +7,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
+from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
-    attach_seat_html,
     marked,
     personal_page,
     star_html,

@@ -7,13 +7,13 @@ any rendering from what the feed depends on; a matching If-None-Match gets a bar
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
-from confsched.interchange.ical.write import render_ical
+from confsched.interchange.ical.write import Personal, render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 from confsched.web.site.compression import Rendition
@@ -42,7 +42,7 @@ def conditional_response(
 
 def calendar_response(
     request: HttpRequest, *, event: Event, keys: set[str] | None, name: str, filename: str,
-    etag: str, is_private: bool = False,
+    etag: str, is_private: bool = False, personal: Mapping[str, Personal] | None = None,
 ) -> HttpResponse:  # fmt: skip
     """The .ics of `keys` (every session when None), or 304 when the client has it already."""
 
@@ -66,6 +66,7 @@ def calendar_response(
             uid_domain=event.uid_domain,
             calendar_name=name,
             rendered=calendar_entries,
+            personal=personal,
             url_for=lambda key: request.build_absolute_uri(
                 reverse("web:session", kwargs={"event": event.slug, "key": key})
             ),
