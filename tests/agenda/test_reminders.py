@@ -288,6 +288,26 @@ def test_a_moved_session_is_reminded_at_its_new_time(event: Event, keynote: Sess
     ]
 
 
+def test_planning_costs_four_queries_whatever_the_number_of_people(
+    event: Event, keynote: Session, django_assert_num_queries
+) -> None:
+    talk = _session(event, "talk", starts=at(10, 25))
+    for number in range(6):
+        person = _person(f"p{number}", event, minutes=(5, 10, 30)[number % 3])
+        reservations.reserve(person, keynote)
+        if number % 2:
+            reservations.reserve(person, talk)
+    with django_assert_num_queries(4):
+        # At 09:56: everyone for the 10:00 keynote; for the 10:25 talk only p5, the one of
+        # p1 (10 minutes), p3 (5) and p5 (30) whose lead reaches it.
+        assert reminders.plan_deliveries(now=at(9, 56)) == 6 + 1
+    assert sorted(
+        ReminderDelivery.objects.filter(starts_at=at(10, 25)).values_list("user__username")
+    ) == [("p5",)]
+    with django_assert_num_queries(3):
+        assert reminders.plan_deliveries(now=at(9, 56)) == 0
+
+
 # ---- failures and two senders ---------------------------------------------------------------
 
 

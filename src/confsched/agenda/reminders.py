@@ -159,9 +159,9 @@ def _confirmed(now: datetime) -> models.QuerySet[Reservation]:
 def plan_deliveries(*, now: datetime) -> int:
     """A delivery row for every slot owed at `now` and not yet recorded; returns how many.
 
-    Three queries whatever the number of attendees: the seats starting within the longest
-    lead, the settings of their holders, the slots already recorded. Safe from two senders at
-    once: the unique (person, event, start) lets one insert win.
+    Four queries whatever the number of attendees: the seats starting within the longest
+    lead, the settings of their holders, the slots already recorded, one insert. Safe from two
+    senders at once: the unique (person, event, start) lets one insert win.
     """
     seats = set(
         _confirmed(now)
@@ -185,6 +185,8 @@ def plan_deliveries(*, now: datetime) -> int:
         and starts_at is not None  # the query asked for a start after now: never None
         and starts_at <= now + lead
     }
+    if not owed:
+        return 0
     known = set(
         ReminderDelivery.objects.filter(
             user_id__in={user_id for user_id, _, _ in owed},
