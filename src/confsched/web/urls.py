@@ -10,6 +10,7 @@ from django.urls import path
 
 from confsched.web.accounts import views as accounts
 from confsched.web.agenda import alerts, favourites, plan, seats
+from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
 from confsched.web.schedule import views as schedule
@@ -85,6 +86,12 @@ urlpatterns = [
     ),
     path("<slug:event>/alerts/<str:token>.atom", alerts.alerts_feed, name="alerts_feed"),
     path("<slug:event>/plan/", plan.plan, name="plan"),
+    # Reminders (web/agenda/reminders.py).
+    path(
+        "<slug:event>/agenda/reminders",
+        agenda_reminders.reminders_save,
+        name="reminders",
+    ),
     # At the venue: the now board, the offline copy, printing and PDFs, the embed
     # (web/venue/).
     path("<slug:event>/now/", now.now, name="now"),
