@@ -20,11 +20,12 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from confsched.agenda.models import Reservation, ReservationStatus
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
-from confsched.programme.models import Session
+from confsched.programme.models import Event, Session
 
 CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTED
 # How long a request waits for the SQLite write lock before it is refused.
@@ -248,7 +249,12 @@ def set_seats(session: Session, number: int | None) -> list[Reservation]:
     if number is not None and number < 0:
         raise ReservationError(f"A session cannot have {number} seats.")
     locked = lock_session(session.pk)
+    was = locked.seats
     Session.objects.filter(pk=locked.pk).update(seats=number)
+    if (was is None) != (number is None):
+        # Kept pages hold a seat control only for sessions that took reservations when they
+        # were built: a session starting or ending reservations retires them.
+        Event.objects.filter(pk=locked.event_id).update(updated_at=timezone.now())
     locked.seats = number
     session.seats = number
     return _promote(locked)

@@ -175,7 +175,20 @@ class SessionAdmin(TouchesEvent):
     search_fields = ("title", "abstract", "key")
     date_hierarchy = "starts_at"
     inlines = (SessionSpeakerInline, SessionLinkInline)
-    readonly_fields = ("key", "sequence", "updated_at")
+    # Seats change on the session's reservations page, under the reservations' lock, so
+    # that more seats move people up from the waitlist.
+    readonly_fields = ("key", "sequence", "updated_at", "seats_and_reservations")
+
+    @admin.display(description="Seats")
+    def seats_and_reservations(self, obj: Session) -> str:
+        if obj.pk is None:
+            return "Save the session first."
+        url = reverse("web:session_reservations", args=[obj.event.slug, obj.key])
+        text = f"{obj.seats} seats" if obj.seats is not None else "Open entry"
+        return format_html('{} · <a href="{}">Seats and reservations</a>', text, url)
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [*(super().get_exclude(request, obj) or []), "seats"]
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         # Organizers read and type times in the event's own zone, not the server's UTC.

@@ -17,6 +17,7 @@ from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
+from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
 
@@ -115,4 +116,16 @@ urlpatterns = [
     # Staff: who stars what, likely-full sessions (web/staff/; the import page is in the
     # admin, programme/).
     path("<slug:event>/insight/", staff.insight, name="insight"),
+    # Seats for organizers: the overview, a session's list, its CSV (web/staff/seats.py).
+    path("<slug:event>/seats/", staff_seats.seats_overview, name="seats_overview"),
+    path(
+        "<slug:event>/sessions/<str:key>/reservations/",
+        staff_seats.session_reservations,
+        name="session_reservations",
+    ),
+    path(
+        "<slug:event>/sessions/<str:key>/reservations.csv",
+        staff_seats.session_reservations_csv,
+        name="session_reservations_csv",
+    ),
 ]

@@ -47,7 +47,7 @@ def render(
             "slides": "yes" if session.has_slides else "no",
             "links": _links_cell(session),
         }
-        writer.writerow(_guard(row[column]) for column in COLUMNS)
+        writer.writerow(guard_cell(row[column]) for column in COLUMNS)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -86,6 +86,6 @@ def _links_cell(session: Session) -> str:
     return "; ".join(parts)
 
 
-def _guard(value: str) -> str:
+def guard_cell(value: str) -> str:
     """Prefix an apostrophe to a cell a spreadsheet would run as a formula; parse drops it."""
     return f"'{value}" if value.startswith(_FORMULA_STARTS) else value

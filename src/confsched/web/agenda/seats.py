@@ -69,10 +69,12 @@ def seat_control(
                 seat_page, place,
             )  # fmt: skip
             button = _button(action, CANCEL, "Leave the waitlist", f"of “{title}”")
+    elif seats.seats is None:
+        state, button = mark_safe('<span class="seat-state">Open entry</span>')  # noqa: S308 - constant, ""
     else:
         closes = session.reservations_close
         if closes is not None and clock.now() >= closes:
-            state, button = format_html('<span class="seat-state">Reservations closed</span>'), ""
+            state, button = mark_safe('<span class="seat-state">Reservations closed</span>')  # noqa: S308 - constant, ""
         elif seats.is_full:
             state = format_html(
                 '<span class="seat-state is-full">Full · {} waiting</span>', seats.waitlisted

@@ -1,0 +1,176 @@
+"""Seats for organizers (staff only): per session the confirmed, the waitlist and the free seats;
+a session's list (as a page and as CSV); forcing a person in, taking one off, changing the
+number of seats. Every change goes through agenda/reservations.py, under the session's lock."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.contrib.auth.models import User
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_safe
+
+from confsched.agenda import reservations
+from confsched.agenda.models import Reservation
+from confsched.agenda.reservations import ReservationError
+from confsched.interchange.csv.write import guard_cell
+from confsched.programme.models import Event, Session
+from confsched.web.site.pages import event_page
+from confsched.web.site.private import keep_private
+from confsched.web.staff.views import _staff_event
+
+
+@require_safe
+def seats_overview(request: HttpRequest, event: str) -> HttpResponse:
+    """Every session that takes reservations, with its seats as counted now."""
+    found = _staff_event(request, event)
+    if isinstance(found, HttpResponse):
+        return found
+    sessions = list(
+        Session.objects.published()
+        .filter(event=found, seats__isnull=False)
+        .select_related("room")
+        .order_by("starts_at", "room__position", "title")
+    )
+    counts = reservations.seat_counts(sessions)
+    rows = [(session, counts[session.pk]) for session in sessions]
+    response = event_page(
+        request, "confsched/seats_staff.html", event=found, rows=rows,
+        totals=(sum(c.confirmed for _, c in rows), sum(c.waitlisted for _, c in rows)),
+    )  # fmt: skip
+    return keep_private(response)
+
+
+def _staff_session(
+    request: HttpRequest, event: str, key: str
+) -> tuple[Event, Session] | HttpResponse:
+    found = _staff_event(request, event)
+    if isinstance(found, HttpResponse):
+        return found
+    session = Session.objects.filter(event=found, key=key).select_related("room").first()
+    if session is None:
+        raise Http404(f"No session {key!r}")
+    session.event = found
+    return found, session
+
+
+def _person(text: str) -> User | None:
+    """The account a username or an email address names (case-insensitive), if exactly one."""
+    text = text.strip()
+    matches = list(User.objects.filter(Q(username__iexact=text) | Q(email__iexact=text))[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def _listed(session: Session) -> tuple[list[Reservation], list[Reservation]]:
+    rows = list(Reservation.objects.filter(session=session).select_related("user").order_by("pk"))
+    return (
+        [row for row in rows if row.is_confirmed],
+        [row for row in rows if not row.is_confirmed],
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_reservations(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """One session's list: who holds a seat, who waits, in order; and the organizer's changes."""
+    found = _staff_session(request, event, key)
+    if isinstance(found, HttpResponse):
+        return found
+    event_row, session = found
+    message, status = "", 200
+    if request.method == "POST":
+        try:
+            message = _change(request, session)
+        except ReservationError as exc:
+            message, status = str(exc), 400
+        if status == 200:
+            url = reverse("web:session_reservations", kwargs={"event": event, "key": key})
+            request.session["seats_message"] = message
+            return redirect(url)
+    else:
+        message = request.session.pop("seats_message", "")
+    confirmed, waiting = _listed(session)
+    response = event_page(
+        request, "confsched/session_reservations.html", event=event_row, status=status,
+        session=session, confirmed=confirmed, waiting=waiting, counts=reservations.seats(session),
+        message=message, is_error=status != 200, typed=request.POST.get("person", ""),
+    )  # fmt: skip
+    return keep_private(response)
+
+
+def _change(request: HttpRequest, session: Session) -> str:
+    """Carry out the organizer's form; the sentence that says what happened."""
+    action = request.POST.get("action", "")
+    if action == "seats":
+        text = request.POST.get("seats", "").strip()
+        if text == "":
+            reservations.set_seats(session, None)
+            return "Open entry: no reservation needed. The list is kept."
+        if not text.isdigit():
+            raise ReservationError(
+                f"Seats must be a whole number, or empty for open entry; got {text!r}."
+            )
+        promoted = reservations.set_seats(session, int(text))
+        moved = f" {len(promoted)} moved up from the waitlist." if promoted else ""
+        return f"{int(text)} seats.{moved}"
+    if action == "capacity":
+        if session.room is None or session.room.capacity is None:
+            raise ReservationError(
+                "The session's room has no capacity set: type the number of seats."
+            )
+        promoted = reservations.set_seats(session, session.room.capacity)
+        moved = f" {len(promoted)} moved up from the waitlist." if promoted else ""
+        return f"{session.room.capacity} seats, the room's capacity.{moved}"
+    if action == "force":
+        typed = request.POST.get("person", "")
+        person = _person(typed)
+        if person is None:
+            raise ReservationError(
+                f"No single account has the username or email {typed.strip()!r}."
+            )
+        reservations.force(person, session)
+        return f"{person.get_username()} has a seat (over the limit if the session was full)."
+    if action == "remove":
+        number = request.POST.get("reservation", "")
+        row = Reservation.objects.filter(
+            session=session, pk=number if number.isdigit() else 0
+        ).first()
+        if row is None:
+            raise ReservationError("That reservation is no longer on the list.")
+        who = row.user.get_username() if row.user else "A walk-in"
+        promoted = reservations.remove(row.pk)
+        moved = (
+            f" {promoted[0].user.get_username()} moved up from the waitlist."
+            if promoted and promoted[0].user
+            else ""
+        )
+        return f"{who} is off the list.{moved}"
+    raise ReservationError(f"Unknown change {action!r}.")
+
+
+@require_safe
+def session_reservations_csv(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    """The list as CSV, in order: for printing at the door or a spreadsheet."""
+    found = _staff_session(request, event, key)
+    if isinstance(found, HttpResponse):
+        return found
+    _, session = found
+    confirmed, waiting = _listed(session)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["status", "position", "username", "name", "email", "code", "forced",
+                     "walk_in", "reserved_at", "checked_in_at"])  # fmt: skip
+    for place, row in [(0, row) for row in confirmed] + list(enumerate(waiting, start=1)):
+        user = row.user
+        writer.writerow([guard_cell(str(cell)) for cell in [
+            row.status, place or "", user.get_username() if user else "",
+            user.get_full_name() if user else "", user.email if user else "", row.code,
+            "yes" if row.is_forced else "", "yes" if row.is_walk_in else "",
+            row.created_at.isoformat(), row.checked_in_at.isoformat() if row.checked_in_at else "",
+        ]])  # fmt: skip
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event}-{key}-reservations.csv"'
+    return keep_private(response)
