@@ -30,10 +30,11 @@ PARIS = ZoneInfo("Europe/Paris")
 TEMPLATE = ROOT / "docs" / "csv-template.csv"
 HEADER = (
     "key,title,kind,starts_at,ends_at,timezone,room,track,level,language,speakers,abstract,slides,"
-    "links"
+    "links,seats"
 )
-# The template shows every column but links (each column but title and starts_at is optional).
-TEMPLATE_HEADER = HEADER.removesuffix(",links")
+# The template shows every column but links and seats (each column but title and starts_at is
+# optional).
+TEMPLATE_HEADER = HEADER.removesuffix(",links,seats")
 TIME_HINT = "(expected e.g. 2026-04-07T11:00 or 2026-04-07 11:00+02:00)"
 
 
@@ -389,7 +390,7 @@ def test_refuses_an_empty_file() -> None:
     message = (
         "sessions.csv: the file is empty; expected a header row naming the columns (key, title, "
         "kind, starts_at, ends_at, timezone, room, track, level, language, speakers, abstract, "
-        "slides, links) and one row per session"
+        "slides, links, seats) and one row per session"
     )
     assert refusal(b"") == message
     assert refusal(b"\xef\xbb\xbf\r\n\r\n") == message
@@ -657,11 +658,11 @@ def small_programme() -> Programme:
 def test_render_exact_bytes() -> None:
     assert render(small_programme(), slug="small").decode("utf-8") == (
         "\ufeff" + HEADER + "\r\n"
-        "a,Opening,,2026-06-02T10:00+02:00,,Europe/Paris,,,,fr,,,no,\r\n"
+        "a,Opening,,2026-06-02T10:00+02:00,,Europe/Paris,,,,fr,,,no,,\r\n"
         "b,'=1+1,Talk,2026-06-02T10:00+02:00,2026-06-02T10:30:15+02:00,Europe/Paris,Room 1,,,,"
         '"Ada Lovelace (Royal Society); Smith, Jones; Prince (The Artist) ()",'
-        '"\'- first point\nSecond line, with ""quotes"".",yes,\r\n'
-        "0,Later,,2026-06-02T11:00+02:00,,Europe/Paris,,,,,,,no,\r\n"
+        '"\'- first point\nSecond line, with ""quotes"".",yes,,\r\n'
+        "0,Later,,2026-06-02T11:00+02:00,,Europe/Paris,,,,,,,no,,\r\n"
     )
 
 
@@ -691,7 +692,7 @@ def test_render_depends_on_the_programme_only() -> None:
 def test_render_without_zone_writes_utc() -> None:
     programme = dataclasses.replace(small_programme(), timezone="")
     lines = render(programme, slug="small").decode("utf-8-sig").split("\r\n")
-    assert lines[1] == "a,Opening,,2026-06-02T08:00+00:00,,,,,,fr,,,no,"
+    assert lines[1] == "a,Opening,,2026-06-02T08:00+00:00,,,,,,fr,,,no,,"
     assert parse(render(programme, slug="small"), source="export.csv").timezone == ""
 
 

@@ -251,9 +251,9 @@ def set_seats(session: Session, number: int | None) -> list[Reservation]:
     locked = lock_session(session.pk)
     was = locked.seats
     Session.objects.filter(pk=locked.pk).update(seats=number)
-    if (was is None) != (number is None):
+    if was != number:
         # Kept pages hold a seat control only for sessions that took reservations when they
-        # were built: a session starting or ending reservations retires them.
+        # were built, and exports carry the number: a change retires them.
         Event.objects.filter(pk=locked.event_id).update(updated_at=timezone.now())
     locked.seats = number
     session.seats = number
@@ -289,3 +289,11 @@ def cancel_all(user: User) -> int:
         _remove(Reservation.objects.filter(user=user, session_id=session_pk))
         count += 1
     return count
+
+
+def promote_after_import(sender: object, *, session_pks: list[int], **_: object) -> None:
+    """After an import changed these sessions' seats: fill what is free from the waitlists,
+    each session in its own transaction under its lock."""
+    for pk in session_pks:
+        with transaction.atomic():
+            _promote(lock_session(pk))

@@ -65,6 +65,9 @@ class Session:
     is_cancelled: bool = False
     needs_review: bool = False
     review_note: str = ""
+    # Seats to reserve: a number means a reservation is required; None means open entry. Only
+    # formats that say so (Programme.carries holds "seats") set it on import.
+    seats: int | None = None
     # Fields the source says nothing about for this session although its format can (a Sched
     # listing filtered by type shows no level; a frab event without a <track> element): "not in
     # this file" is unknown, not empty, and a re-import leaves them as they are. Names as in
@@ -82,6 +85,8 @@ class Session:
                 raise ValueError(f"session {self.key!r}: {name} must be timezone-aware")
         if self.starts_at and self.ends_at and self.ends_at < self.starts_at:
             raise ValueError(f"session {self.key!r}: ends before it starts")
+        if self.seats is not None and self.seats < 0:
+            raise ValueError(f"session {self.key!r}: {self.seats} seats")
         if not self.has_slides and any(link.kind == SLIDES for link in self.links):
             # A session with a slides link has slides, whatever flag the source also gives.
             object.__setattr__(self, "has_slides", True)

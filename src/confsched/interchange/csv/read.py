@@ -31,6 +31,9 @@ address is the last word and starts with http:// or https://; Kind is Slides, Vi
 (any case); without it the title and address tell the kind (`links.link_kind`). A slides link
 makes `slides` yes.
 
+Seats: the `seats` column holds a whole number when the session needs a reservation (that many
+seats), and is empty for open entry.
+
 Identity: `key` when the row gives one (invisible characters dropped); otherwise the slug of
 the title and the start in the event's zone (`default_timezone`, else the first one a row's
 `timezone` names, else UTC: "compilers-for-everyone-2026-04-07-1000", as every reader makes
@@ -69,7 +72,7 @@ DESCRIPTION = "CSV spreadsheet, one row per session (columns in docs/csv-format.
 
 COLUMNS = (
     "key", "title", "kind", "starts_at", "ends_at", "timezone", "room", "track", "level",
-    "language", "speakers", "abstract", "slides", "links",
+    "language", "speakers", "abstract", "slides", "links", "seats",
 )  # fmt: skip
 REQUIRED_COLUMNS = ("title", "starts_at")
 # The session fields (as Programme.carries names them) each column fills.
@@ -88,6 +91,7 @@ COLUMN_FIELDS: dict[str, frozenset[str]] = {
     "abstract": frozenset({"abstract"}),
     "slides": frozenset({"has_slides"}),
     "links": frozenset({"links"}),
+    "seats": frozenset({"seats"}),
 }
 
 TIME_EXAMPLE = "expected e.g. 2026-04-07T11:00 or 2026-04-07 11:00+02:00"
@@ -350,6 +354,11 @@ class _RowReader:
         slides = values.get("slides", "").casefold()
         if slides not in _YES | _NO:
             raise self.fail(row, f"slides {values['slides']!r} is not yes or no")
+        seats = values.get("seats", "").strip()
+        if seats and not (seats.isascii() and seats.isdigit()):
+            raise self.fail(
+                row, f"seats {values['seats']!r} is not a whole number (empty: open entry)"
+            )
         key = visible(values.get("key", "")) or derived_key(title, starts_at, zone=self.key_zone)
         billed = self._speakers(row)
         session = Session(
@@ -364,6 +373,7 @@ class _RowReader:
             level=values.get("level", ""),
             language=values.get("language", ""),
             has_slides=slides in _YES,
+            seats=int(seats) if seats else None,
             links=self._links(row),
             speakers=tuple(
                 SessionSpeaker(speaker_key=speaker.key, affiliation=speaker.company)

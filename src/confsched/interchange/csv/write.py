@@ -46,6 +46,7 @@ def render(
             "abstract": session.abstract,
             "slides": "yes" if session.has_slides else "no",
             "links": _links_cell(session),
+            "seats": "" if session.seats is None else str(session.seats),
         }
         writer.writerow(guard_cell(row[column]) for column in COLUMNS)
     return ("\ufeff" + out.getvalue()).encode("utf-8")

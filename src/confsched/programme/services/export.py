@@ -25,7 +25,7 @@ def snapshot(event: Event) -> pm.Programme:
         .values_list(
             "pk", "key", "title", "kind", "abstract", "starts_at", "ends_at", "room__name",
             "track__name", "level__name", "has_slides", "language", "is_cancelled",
-            "needs_review", "review_note", "sequence", "updated_at",
+            "needs_review", "review_note", "sequence", "updated_at", "seats",
         )
     )  # fmt: skip
     links = {
@@ -41,10 +41,11 @@ def snapshot(event: Event) -> pm.Programme:
             room=room or "", track=track or "", level=level or "", has_slides=has_slides,
             language=language, is_cancelled=is_cancelled, speakers=tuple(links.get(pk, ())),
             links=refs.get(pk, ()), needs_review=needs_review, review_note=review_note,
-            sequence=sequence, last_modified=updated_at,
+            sequence=sequence, last_modified=updated_at, seats=seats,
         )
         for (pk, key, title, kind, abstract, starts_at, ends_at, room, track, level, has_slides,
-             language, is_cancelled, needs_review, review_note, sequence, updated_at) in rows
+             language, is_cancelled, needs_review, review_note, sequence, updated_at, seats)
+        in rows
     ]  # fmt: skip
     speakers = [
         pm.Speaker(

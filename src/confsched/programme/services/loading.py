@@ -35,6 +35,7 @@ from confsched.programme.services.related import facets, load_speakers, set_capa
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.validation import validate_programme, with_safe_keys
 from confsched.programme.services.versions import describe, facts, record_version
+from confsched.programme.signals import seats_changed
 
 SESSION_FIELDS = (
     "title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "level",
@@ -165,6 +166,8 @@ def load_programme(
         return bool(getattr(row, name) != value)
 
     changes: list[Change] = []
+    # Sessions whose seats the file changes: pk -> (before, after).
+    seats_now: dict[int, tuple[int | None, int | None]] = {}
     total = len(programme.sessions)
     for index, incoming in enumerate(programme.sessions, start=1):
         values = {
@@ -190,9 +193,15 @@ def load_programme(
             carried = (carried or pm.EVERY_FIELD) - incoming.unknown
         carries_links = carried is None or "links" in carried
         carries_flag = carried is None or "has_slides" in carried
+        # Seats only from a format that names them (a CSV `seats` column): every other import
+        # leaves the organizer's seats alone.
+        carries_seats = carried is not None and "seats" in carried
         row = sessions.get(incoming.key)
         if row is None:
-            row = Session(event=event, key=incoming.key, **values)
+            row = Session(
+                event=event, key=incoming.key, seats=incoming.seats if carries_seats else None,
+                **values,
+            )  # fmt: skip
             row.note_first_start()
             row.save(force_insert=True)
             set_links(row, links)
@@ -230,6 +239,8 @@ def load_programme(
                 )
                 and differs(row, name, values[name])
             ]
+            if carries_seats and row.seats != incoming.seats:
+                seats_now[row.pk] = (row.seats, incoming.seats)
             if changed or current != links or refs != refs_now:
                 for name, table in facet_rows.items():  # what the row pointed at, loaded
                     setattr(row, name, table.get(getattr(row, f"{name}_id")))
@@ -279,6 +290,12 @@ def load_programme(
                 )
     if changes:
         report.version = record_version(event, changes, source=source or "import")
-    if report.has_changes:
+    for pk, (_, seats) in seats_now.items():
+        Session.objects.filter(pk=pk).update(seats=seats)
+    if seats_now:
+        report.seats_changed = len(seats_now)
+        pks = sorted(seats_now)
+        transaction.on_commit(lambda: seats_changed.send(sender=Session, session_pks=pks))
+    if report.has_changes or seats_now:  # kept pages and exports show seats
         event.save(update_fields=["updated_at"])
     return report

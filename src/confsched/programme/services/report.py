@@ -21,6 +21,9 @@ class LoadReport:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     version: ScheduleVersion | None = None
+    # Sessions whose number of seats the file changed (not a change of the programme: seats
+    # are no schedule version's business, and calendars do not show them).
+    seats_changed: int = 0
 
     @property
     def has_changes(self) -> bool:

@@ -31,6 +31,8 @@ from confsched.web.site.private import keep_private
 from confsched.web.site.stencils import Markers
 
 RESERVE, CANCEL = "reserve", "cancel"
+_OPEN_ENTRY = mark_safe('<span class="seat-state">Open entry</span>')  # noqa: S308 - constant
+_CLOSED = mark_safe('<span class="seat-state">Reservations closed</span>')  # noqa: S308 - constant
 
 
 def _seat_url(event: Event, key: str, name: str) -> str:
@@ -70,11 +72,11 @@ def seat_control(
             )  # fmt: skip
             button = _button(action, CANCEL, "Leave the waitlist", f"of “{title}”")
     elif seats.seats is None:
-        state, button = mark_safe('<span class="seat-state">Open entry</span>')  # noqa: S308 - constant, ""
+        state, button = _OPEN_ENTRY, ""
     else:
         closes = session.reservations_close
         if closes is not None and clock.now() >= closes:
-            state, button = mark_safe('<span class="seat-state">Reservations closed</span>')  # noqa: S308 - constant, ""
+            state, button = _CLOSED, ""
         elif seats.is_full:
             state = format_html(
                 '<span class="seat-state is-full">Full · {} waiting</span>', seats.waitlisted

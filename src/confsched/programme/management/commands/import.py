@@ -161,6 +161,8 @@ class Command(BaseCommand):
             out.write(f"Schedule version {report.version.number}: {report.version.summary}.")
         else:
             out.write("Nothing changed: no new schedule version.")
+        if report.seats_changed:
+            out.write(f"Seats changed on {report.seats_changed} session(s).")
         for title in report.created:
             out.write(f"  created: {title}")
         for title, fields in report.updated:
