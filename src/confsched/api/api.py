@@ -23,6 +23,7 @@ from ninja.pagination import PaginationBase, paginate
 
 from confsched import __version__
 from confsched.agenda.planner import Interests, propose, split_terms
+from confsched.api.agenda import router as agenda_router
 from confsched.api.schemas import (
     ChangeOut,
     ErrorOut,
@@ -67,6 +68,8 @@ api = NinjaAPI(
     docs=_Docs(),
 )
 
+
+api.add_router("/", agenda_router)
 
 # The error statuses each kind of operation can answer, each with the one error body.
 NOT_FOUND_OR_REFUSED: dict[int, Any] = {404: ErrorOut, 422: ErrorOut}
@@ -211,7 +214,10 @@ def _session_out(request: HttpRequest, session: Session, event: Event) -> dict[s
             for link in session.links.all()
         ],
         "url": _url(request, session.get_absolute_url()), "sequence": session.sequence,
-        "updated_at": session.updated_at,
+        "updated_at": session.updated_at, "seats": session.seats,
+        "reservations_close_at": session.reservations_close.astimezone(zone)
+        if session.seats is not None and session.reservations_close
+        else None,
     }  # fmt: skip
 
 

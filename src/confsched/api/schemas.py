@@ -50,6 +50,23 @@ class SessionOut(Schema):
     url: str
     sequence: int
     updated_at: datetime
+    # A number: attendees reserve one of that many seats; null: open entry.
+    seats: int | None
+    reservations_close_at: datetime | None
+
+
+class ReservationOut(Schema):
+    session: str
+    status: str  # "confirmed" or "waitlisted"
+    position: int  # place on the waitlist from 1; 0 when confirmed
+    code: str | None  # the check-in code of a confirmed seat
+    checked_in_at: datetime | None
+
+
+class AgendaOut(Schema):
+    starred: list[str]
+    reservations: list[ReservationOut]
+    reminder_minutes: int
 
 
 class SpeakerOut(Schema):
