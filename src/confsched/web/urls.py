@@ -9,7 +9,7 @@ in confsched/urls.py, outside the "web" namespace.
 from django.urls import path
 
 from confsched.web.accounts import views as accounts
-from confsched.web.agenda import alerts, favourites, plan
+from confsched.web.agenda import alerts, favourites, people, plan
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
 from confsched.web.schedule import views as schedule
@@ -83,6 +83,10 @@ urlpatterns = [
     ),
     path("<slug:event>/alerts/<str:token>.atom", alerts.alerts_feed, name="alerts_feed"),
     path("<slug:event>/plan/", plan.plan, name="plan"),
+    # People: profiles, the attendee directory, who is going (web/agenda/people.py).
+    path("<slug:event>/people/", people.directory, name="people"),
+    path("<slug:event>/profile/", people.profile, name="profile"),
+    path("<slug:event>/sessions/<str:key>/going/", people.going, name="session_going"),
     # At the venue: the now board, the offline copy, printing and PDFs, the embed
     # (web/venue/).
     path("<slug:event>/now/", now.now, name="now"),
