@@ -316,7 +316,8 @@ def test_the_delete_page_says_what_goes(event: Event, talk: Session) -> None:
     assert (response.status_code, response["Cache-Control"]) == (200, PRIVATE)
     html = _main(response.content.decode())
     assert "your 1 starred session," in html
-    assert "your 1 reservation: each reserved seat goes to the first person on that" in html
+    assert "your 1 reservation: each seat you hold goes to the first person on that" in html
+    assert "your feedback (none now)," in html
     assert '<a href="/workshops/">‹ Back</a>' in html  # in the event's frame
     assert 'autocomplete="current-password"' in html
 
