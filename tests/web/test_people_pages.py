@@ -10,7 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from confsched.agenda import people, reservations
 from confsched.agenda.models import AgendaItem, AttendeeProfile, Reservation
@@ -104,6 +106,20 @@ def test_the_directory_search_says_what_it_found(client: Client, event: Event) -
     assert "1 attendee matches “navy”." in main and 'value="navy"' in main
     main = _main(client.get(f"{BASE}people/?q=nobody").content.decode())
     assert "No attendee matches “nobody”." in main and "person-card" not in main
+
+
+def test_the_directory_costs_the_same_queries_for_2_or_12_people(
+    client: Client, event: Event, django_assert_max_num_queries
+) -> None:  # noqa: ANN001
+    for n in range(2):
+        _public(_user(f"a{n}"), event, f"Person {n}", links="https://example.org/")
+    with CaptureQueriesContext(connection) as two:
+        assert client.get(f"{BASE}people/").status_code == 200
+    for n in range(2, 12):
+        _public(_user(f"a{n}"), event, f"Person {n}", links="https://example.org/")
+    with django_assert_max_num_queries(len(two.captured_queries)):
+        html = client.get(f"{BASE}people/").content.decode()
+    assert html.count('class="person-card"') == 12
 
 
 def test_the_directory_of_an_unknown_event_is_404(client: Client) -> None:
