@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from confsched.api.api import api
+from confsched.web.accounts import data as account_data
 from confsched.web.accounts import views as accounts
 from confsched.web.site import views as views_site
 
@@ -25,6 +26,9 @@ urlpatterns = [
         accounts.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    # A person's own data: all of it as JSON, and deleting the account (web/accounts/data.py).
+    path("accounts/data.json", account_data.data_download, name="account_data"),
+    path("accounts/delete/", account_data.delete_account, name="account_delete"),
     path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password/reset/sent/",

@@ -9,7 +9,7 @@ in confsched/urls.py, outside the "web" namespace.
 from django.urls import path
 
 from confsched.web.accounts import views as accounts
-from confsched.web.agenda import alerts, favourites, plan, seats
+from confsched.web.agenda import alerts, favourites, people, plan, seats
 from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
@@ -93,6 +93,10 @@ urlpatterns = [
         agenda_reminders.reminders_save,
         name="reminders",
     ),
+    # People: profiles, the attendee directory, who is going (web/agenda/people.py).
+    path("<slug:event>/people/", people.directory, name="people"),
+    path("<slug:event>/profile/", people.profile, name="profile"),
+    path("<slug:event>/sessions/<str:key>/going/", people.going, name="session_going"),
     # At the venue: the now board, the offline copy, printing and PDFs, the embed
     # (web/venue/).
     path("<slug:event>/now/", now.now, name="now"),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import get_messages
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
 from confsched.programme.models import Event
+from confsched.web.site.private import keep_private
 
 # The same icon as static/confsched/icon.svg, as a .ico (16, 32 and 48 px) for what asks for
 # /favicon.ico: browsers without SVG icons, feed readers, bookmarks. scripts/make_icons.py
@@ -116,9 +118,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     events = queries.events_listed()
-    default = settings.CONFSCHED_DEFAULT_EVENT
-    if default and any(event.slug == default for event in events):
-        return redirect("web:schedule", event=default)
-    if len(events) == 1:
-        return redirect(events[0])
-    return render(request, "confsched/home.html", {"events": events})
+    # A message for the home page (an account just deleted) is shown here, not redirected away.
+    is_told = len(get_messages(request)) > 0
+    if not is_told:
+        default = settings.CONFSCHED_DEFAULT_EVENT
+        if default and any(event.slug == default for event in events):
+            return redirect("web:schedule", event=default)
+        if len(events) == 1:
+            return redirect(events[0])
+    response = render(request, "confsched/home.html", {"events": events})
+    return keep_private(response) if is_told else response
