@@ -217,3 +217,18 @@ def choose_zone(page, zone: str) -> None:  # noqa: ANN001 - a Playwright page
     if picker.get_attribute("open") is None:
         picker.locator("summary").click()
     page.locator("#tz").select_option(zone)
+
+
+def signed_in(context, site: str, username: str, *, is_staff: bool = False):  # noqa: ANN001, ANN201
+    """A new account `username` (staff when asked), signed in within the browser `context`
+    through a session cookie for `site`; returns the account."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    user = User.objects.create_user(username, f"{username}@example.org", is_staff=is_staff)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": site}])
+    return user
