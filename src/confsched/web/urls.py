@@ -16,6 +16,7 @@ from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
+from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
 
@@ -106,4 +107,11 @@ urlpatterns = [
     # Staff: who stars what, likely-full sessions (web/staff/; the import page is in the
     # admin, programme/).
     path("<slug:event>/insight/", staff.insight, name="insight"),
+    # Check-in at the door (web/staff/checkin.py).
+    path("<slug:event>/checkin/", staff_checkin.checkin_index, name="checkin"),
+    path(
+        "<slug:event>/sessions/<str:key>/checkin/",
+        staff_checkin.checkin_session,
+        name="checkin_session",
+    ),
 ]

@@ -69,7 +69,7 @@ def likely_full_session_keys(event: Event) -> frozenset[str]:
     return frozenset(found)
 
 
-def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
+def staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
     """The event for staff; the login page for visitors; 404 for anyone else (no hint it exists)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -80,7 +80,7 @@ def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
 
 @require_safe
 def insight(request: HttpRequest, event: str) -> HttpResponse:
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     rows = session_stars(found)
