@@ -9,6 +9,7 @@ codes. Nothing here is kept by a cache: every answer is private and no-store.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from typing import Any
 
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -86,7 +87,12 @@ def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
         else:
             result = checkin.check_in(session, request.POST.get("code", ""))
     seats = result.seats if result is not None else checkin.counts(session)
-    context = {"session": session, "result": result, "seats": seats, **_door(session, seats)}
+    context: dict[str, Any] = {
+        "session": session,
+        "result": result,
+        "seats": seats,
+        **_door(session, seats),
+    }
     if request.htmx:
         response = render(request, "confsched/checkin_result.html", {**context, "oob": True})
         response["Vary"] = "Cookie, HX-Request"
@@ -94,7 +100,7 @@ def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
     return _private(event_page(request, "confsched/checkin.html", event=found, **context))
 
 
-def _door(session: Session, seats: Seats) -> dict[str, object]:
+def _door(session: Session, seats: Seats) -> dict[str, Any]:
     """Whether the Walk-in button shows: a seat is free, or the session is open entry."""
     is_open_entry = seats.seats is None  # as counted under the lock, after a POST
     return {
