@@ -102,8 +102,8 @@ def _local_time(moment: datetime, *, session: Session, now: datetime) -> str:
 def check_in(session: Session, code: str) -> CheckInResult:
     """Mark the reservation with this code checked in, if it is a confirmed seat of `session`."""
     wanted = normalise_code(code)
-    now = clock.now()
     locked = lock_session(session.pk)
+    now = clock.now()  # once the lock is held: the moment the door said yes
     if not wanted:
         return _not_on_list(locked, "", "No code was given: type the code or scan it.")
     if not CODE_SHAPE.fullmatch(wanted):
@@ -180,8 +180,8 @@ def _not_on_list(session: Session, code: str, detail: str, *, name: str = "") ->
 @transaction.atomic
 def admit_walk_in(session: Session) -> CheckInResult:
     """Count a person without a reservation in, if a seat is free (open entry: always)."""
-    now = clock.now()
     locked = lock_session(session.pk)
+    now = clock.now()
     if locked.is_cancelled:
         return CheckInResult(
             Result.NO_SEAT,
