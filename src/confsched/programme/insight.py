@@ -34,6 +34,7 @@ class SessionStars:
     room: str  # "" when none
     capacity: int | None  # the room's seats, None when unknown
     stars: int
+    seats: int | None = None  # the session's own seats for reservations; None: open entry
 
 
 @dataclass(frozen=True)

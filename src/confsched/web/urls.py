@@ -17,6 +17,7 @@ from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
+from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
@@ -131,5 +132,12 @@ urlpatterns = [
         "<slug:event>/sessions/<str:key>/reservations.csv",
         staff_seats.session_reservations_csv,
         name="session_reservations_csv",
+    ),
+    # Check-in at the door (web/staff/checkin.py).
+    path("<slug:event>/checkin/", staff_checkin.checkin_index, name="checkin"),
+    path(
+        "<slug:event>/sessions/<str:key>/checkin/",
+        staff_checkin.checkin_session,
+        name="checkin_session",
     ),
 ]

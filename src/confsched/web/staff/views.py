@@ -1,22 +1,25 @@
-"""Insight for organizers (staff only): stars against room capacity and demand per time slot.
+"""Insight for organizers (staff only): stars against room capacity and demand per time slot,
+and per session the stars, reservations, waitlist, check-ins and seats.
 
 Not stenciled: it is for a few staff and changes with every star. Bounded: one query for the
-sessions with their account stars counted, one for visitors' stars counted; the rest is
-computed in memory (programme/insight.py).
+sessions with their account stars counted, one for visitors' stars counted, one for the
+reservations counted; the rest is computed in memory (programme/insight.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from confsched.agenda.models import VisitorStar
+from confsched.agenda.models import Reservation, ReservationStatus, VisitorStar
+from confsched.agenda.reservations import Seats
 from confsched.programme.insight import (
     LIKELY_FULL_SHARE,
     Bar,
@@ -48,14 +51,14 @@ def session_stars(event: Event) -> list[SessionStars]:
         .filter(event=event, is_cancelled=False)
         .annotate(account_stars=Count("agenda_items"))
         .values_list("pk", "key", "title", "starts_at", "room__name", "room__capacity",
-                     "account_stars")
+                     "account_stars", "seats")
     )  # fmt: skip
     return [
         SessionStars(
             pk=pk, key=key, title=title, starts_at=starts_at, room=room or "",
-            capacity=capacity, stars=account + visitor_stars.get(pk, 0),
+            capacity=capacity, stars=account + visitor_stars.get(pk, 0), seats=seats,
         )
-        for pk, key, title, starts_at, room, capacity, account in rows
+        for pk, key, title, starts_at, room, capacity, account, seats in rows
     ]  # fmt: skip
 
 
@@ -69,7 +72,7 @@ def likely_full_session_keys(event: Event) -> frozenset[str]:
     return frozenset(found)
 
 
-def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
+def staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
     """The event for staff; the login page for visitors; 404 for anyone else (no hint it exists)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -78,9 +81,51 @@ def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
     return event_or_404(slug)
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """One session's line in the insight's reservations table."""
+
+    row: SessionStars
+    seats: Seats
+
+    @property
+    def is_open_entry(self) -> bool:
+        return self.seats.seats is None
+
+
+def door_figures(event: Event) -> dict[int, Seats]:
+    """Reservations, waitlist and check-ins of every session of the event that has any, in one
+    query: `seat_counts`' figures, open-entry sessions' walk-ins (a head count) included."""
+    return {
+        row["session_id"]: Seats(
+            row["session__seats"],
+            confirmed=row["confirmed"],
+            waitlisted=row["waitlisted"],
+            checked_in=row["checked_in"],
+        )
+        for row in Reservation.objects.filter(session__event=event)
+        .values("session_id", "session__seats")
+        .annotate(
+            confirmed=Count("pk", filter=Q(status=ReservationStatus.CONFIRMED)),
+            waitlisted=Count("pk", filter=Q(status=ReservationStatus.WAITLISTED)),
+            checked_in=Count("pk", filter=Q(checked_in_at__isnull=False)),
+        )
+        .order_by()
+    }
+
+
+def seat_rows(rows: list[SessionStars], figures: dict[int, Seats]) -> list[SeatRow]:
+    """Sessions that take reservations or counted people at the door, in time order."""
+    return [
+        SeatRow(row=row, seats=figures.get(row.pk, Seats(row.seats)))
+        for row in sorted(rows, key=lambda row: (row.starts_at, row.title))
+        if row.seats is not None or figures.get(row.pk, Seats(None)).checked_in
+    ]
+
+
 @require_safe
 def insight(request: HttpRequest, event: str) -> HttpResponse:
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     rows = session_stars(found)
@@ -88,8 +133,9 @@ def insight(request: HttpRequest, event: str) -> HttpResponse:
     viewer = viewer_zone(request, found)  # slots are labelled in the zone the page shows
     slots = slot_demands(rows, zone=viewer.zone)
     response = event_page(
-        request, "confsched/insight.html", event=found, viewer=viewer, **_charts(demands, slots)
-    )
+        request, "confsched/insight.html", event=found, viewer=viewer,
+        seat_rows=seat_rows(rows, door_figures(found)), **_charts(demands, slots),
+    )  # fmt: skip
     patch_cache_control(response, private=True, no_store=True)
     return response
 

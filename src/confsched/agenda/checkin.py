@@ -1,0 +1,220 @@
+"""Check-in at the door: a reservation's code typed or scanned, and walk-ins counted.
+
+Both writes take the session's lock first (agenda/reservations.py's `lock_session`) and end
+with their transaction: two phones at the same door cannot both welcome one code, and two
+walk-ins cannot take the last seat twice. The rows are still Reservation rows; this module
+only marks them checked in or adds a walk-in's, under the same lock reservations.py takes.
+
+Codes are 10 characters of the alphabet 0-9 A-Z without I, L, O and U (agenda/models.py's
+`new_code`). What a person types is read kindly (`normalise_code`): case, spaces and dashes
+do not matter, and the letters a code never holds are read as the characters they look like:
+O as 0, I and L as 1 (Crockford's base32 does the same), and U as V (a code has V, never U;
+handwriting and small print confuse the two).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count, Q
+
+from confsched.agenda.models import Reservation, ReservationStatus
+from confsched.agenda.reservations import Seats, lock_session, position, seat_counts
+from confsched.core import clock
+from confsched.programme.models import Session
+
+CODE_LENGTH = 10
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# The characters a code never holds, read as the ones they look like.
+LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
+# Spaces, dashes of every kind (a phone's keyboard may turn "-" into "–"), dots, underscores.
+SEPARATORS = re.compile(r"[\s\-\u2010-\u2015_.]+")
+CODE_SHAPE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+
+
+class Result(enum.StrEnum):
+    """What the door says; the value doubles as the page's CSS class."""
+
+    WELCOME = "welcome"
+    ALREADY = "already"
+    NOT_ON_LIST = "not-on-list"
+    WALK_IN = "walk-in"
+    NO_SEAT = "no-seat"
+
+
+@dataclass(frozen=True)
+class CheckInResult:
+    """The answer for the person at the door: a headline, a sentence, and the seats after."""
+
+    result: Result
+    headline: str
+    detail: str
+    seats: Seats
+    code: str = ""
+    name: str = ""
+    checked_in_at: datetime | None = None
+
+    @property
+    def is_admitted(self) -> bool:
+        return self.result in (Result.WELCOME, Result.WALK_IN)
+
+
+def normalise_code(text: str) -> str:
+    """The code as stored, from what was typed or scanned (see the module's text)."""
+    return SEPARATORS.sub("", text).upper().translate(LOOK_ALIKES)
+
+
+def display_name(reservation: Reservation) -> str:
+    """The name to greet: the first name, else the username; "walk-in" without an account."""
+    user = reservation.user
+    if user is None:
+        return "walk-in"
+    return user.first_name.strip() or user.username
+
+
+def counts(session: Session) -> Seats:
+    """The session's counts now, in one query; open-entry sessions too (their walk-ins are a
+    head count, which `seat_counts` leaves out)."""
+    if session.seats is not None:
+        return seat_counts([session])[session.pk]
+    found = Reservation.objects.filter(session_id=session.pk).aggregate(
+        confirmed=Count("pk", filter=Q(status=ReservationStatus.CONFIRMED)),
+        waitlisted=Count("pk", filter=Q(status=ReservationStatus.WAITLISTED)),
+        checked_in=Count("pk", filter=Q(checked_in_at__isnull=False)),
+    )
+    return Seats(None, **found)
+
+
+def _local_time(moment: datetime, *, session: Session, now: datetime) -> str:
+    """ "10:42", with the day when it was not today (in the event's zone)."""
+    zone = session.event.zone
+    local = moment.astimezone(zone)
+    if local.date() == now.astimezone(zone).date():
+        return f"{local:%H:%M}"
+    return f"{local:%H:%M} on {local:%a %d %b}"
+
+
+@transaction.atomic
+def check_in(session: Session, code: str) -> CheckInResult:
+    """Mark the reservation with this code checked in, if it is a confirmed seat of `session`."""
+    wanted = normalise_code(code)
+    locked = lock_session(session.pk)
+    now = clock.now()  # once the lock is held: the moment the door said yes
+    if not wanted:
+        return _not_on_list(locked, "", "No code was given: type the code or scan it.")
+    if not CODE_SHAPE.fullmatch(wanted):
+        return _not_on_list(
+            locked,
+            wanted,
+            f"“{code.strip()[:40]}” is not a check-in code: codes are {CODE_LENGTH} letters and "
+            "digits.",
+        )
+    row = (
+        Reservation.objects.select_related("user", "session__room")
+        .filter(code=wanted, session__event_id=locked.event_id)
+        .first()
+    )
+    if row is None:
+        return _not_on_list(locked, wanted, f"No reservation has the code {wanted}.")
+    if row.session_id != locked.pk:
+        return _not_on_list(
+            locked,
+            wanted,
+            f"The code {wanted} is for another session: {_describe(row.session, locked)}.",
+        )
+    if row.status != ReservationStatus.CONFIRMED:
+        return _not_on_list(
+            locked,
+            wanted,
+            f"{display_name(row)} is on the waitlist, position {position(row)}, not confirmed.",
+            name=display_name(row),
+        )
+    if row.checked_in_at is not None:
+        return CheckInResult(
+            Result.ALREADY,
+            headline="Already checked in",
+            detail=f"{display_name(row)} checked in at "
+            f"{_local_time(row.checked_in_at, session=locked, now=now)}.",
+            seats=counts(locked),
+            code=wanted,
+            name=display_name(row),
+            checked_in_at=row.checked_in_at,
+        )
+    row.checked_in_at = now
+    row.save(update_fields=["checked_in_at"])
+    return CheckInResult(
+        Result.WELCOME,
+        headline=f"Welcome, {display_name(row)}",
+        detail=f"Checked in at {_local_time(now, session=locked, now=now)}.",
+        seats=counts(locked),
+        code=wanted,
+        name=display_name(row),
+        checked_in_at=now,
+    )
+
+
+def _describe(other: Session, here: Session) -> str:
+    """“Title” (Tue 07 Apr 11:00, Room), in the event's zone."""
+    where = (
+        [f"{other.starts_at.astimezone(here.event.zone):%a %d %b %H:%M}"] if other.starts_at else []
+    )
+    where += [other.room.name] if other.room else []
+    return f"“{other.title}”" + (f" ({', '.join(where)})" if where else "")
+
+
+def _not_on_list(session: Session, code: str, detail: str, *, name: str = "") -> CheckInResult:
+    return CheckInResult(
+        Result.NOT_ON_LIST,
+        headline="Not on the list",
+        detail=detail,
+        seats=counts(session),
+        code=code,
+        name=name,
+    )
+
+
+@transaction.atomic
+def admit_walk_in(session: Session) -> CheckInResult:
+    """Count a person without a reservation in, if a seat is free (open entry: always)."""
+    locked = lock_session(session.pk)
+    now = clock.now()
+    if locked.is_cancelled:
+        return CheckInResult(
+            Result.NO_SEAT,
+            headline="No walk-ins",
+            detail=f"“{locked.title}” is cancelled.",
+            seats=counts(locked),
+        )
+    if locked.seats is not None:
+        taken = Reservation.objects.filter(
+            session_id=locked.pk, status=ReservationStatus.CONFIRMED
+        ).count()
+        if taken >= locked.seats:
+            return CheckInResult(
+                Result.NO_SEAT,
+                headline="No seat free",
+                detail=f"No seat free: {taken} of {locked.seats} taken.",
+                seats=counts(locked),
+            )
+    row = Reservation.objects.create(
+        session=locked, user=None, is_walk_in=True, status=ReservationStatus.CONFIRMED,
+        confirmed_at=now, checked_in_at=now,
+    )  # fmt: skip
+    seats = counts(locked)
+    if locked.seats is None:
+        detail = f"Counted in: {seats.checked_in} at the door so far (open entry)."
+    else:
+        detail = f"Seat given: {seats.confirmed} of {locked.seats} taken, {seats.free} free."
+    return CheckInResult(
+        Result.WALK_IN,
+        headline="Walk-in admitted",
+        detail=detail,
+        seats=seats,
+        code=row.code,
+        name=display_name(row),
+        checked_in_at=now,
+    )

@@ -1,0 +1,62 @@
+"""The door pages and the insight's reservations table are valid HTML to the W3C Nu checker,
+with no id twice: the index, a session's door page before and after each kind of answer,
+the htmx answer, and the insight page."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from confsched.agenda.checkin import admit_walk_in
+from confsched.agenda.reservations import reserve, set_seats
+from confsched.core import clock
+from confsched.programme.models import Event, Session
+from tests.conftest import DEMO_SLUG
+from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
+
+pytestmark = pytest.mark.django_db
+
+HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
+TOUR = "tour-de-force-llm-inference-optimization-from-simple-to-sophisticated"
+DOOR = f"/{DEMO_SLUG}/sessions/{HELION}/checkin/"
+
+
+def test_checkin_pages_are_valid_html(
+    client: Client, demo_event: Event, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _checker()
+    monkeypatch.setattr(clock, "now", lambda: datetime(2026, 4, 7, 8, 0, tzinfo=UTC))
+    helion = Session.objects.get(event=demo_event, key=HELION)
+    set_seats(helion, 2)
+    code = reserve(User.objects.create_user("ada", password="pw", first_name="Ada"), helion)
+    admit_walk_in(Session.objects.get(event=demo_event, key=TOUR))  # open entry, counted
+    client.force_login(User.objects.create_user("door", password="pw", is_staff=True))
+    pages = {
+        "index": client.get(f"/{DEMO_SLUG}/checkin/"),
+        "door": client.get(DOOR),
+        "welcome": client.post(DOOR, {"code": code.reservation.code}),
+        "already": client.post(DOOR, {"code": code.reservation.code}),
+        "not on the list": client.post(DOOR, {"code": "<b>nope</b>"}),
+        "walk-in, now full": client.post(DOOR, {"walk_in": "1"}),
+        "no seat": client.post(DOOR, {"walk_in": "1"}),
+        "open entry": client.get(f"/{DEMO_SLUG}/sessions/{TOUR}/checkin/"),
+        "insight": client.get(f"/{DEMO_SLUG}/insight/"),
+    }
+    assert {kind: response.status_code for kind, response in pages.items()} == dict.fromkeys(
+        pages, 200
+    )
+    html = {kind: response.content.decode() for kind, response in pages.items()}
+    # The htmx answer is a fragment: checked inside a page's body, as htmx puts it there.
+    fragment = client.post(DOOR, {"code": "7KQ2MXR9VB"}, headers={"HX-Request": "true"})
+    html["htmx answer"] = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>answer</title></head>'
+        f'<body><div id="checkin-result" role="status">{fragment.content.decode()}</div></body>'
+        "</html>"
+    )
+    duplicates = {kind: _duplicate_ids(page) for kind, page in html.items()}
+    assert {kind: found for kind, found in duplicates.items() if found} == {}
+    assert _errors(html, tmp_path) == []
