@@ -1,10 +1,11 @@
 """A workshop with one seat, on a 375 px phone: Ada reserves from the list, Bob joins the
 waitlist from the session page, Ada cancels from her agenda, Bob has the seat at once (and a
 mail); Cy, without JavaScript, joins the waitlist through the plain form. axe-core finds
-nothing serious on the seat pages; screenshots go to docs/screenshots/."""
+nothing serious on the seat pages; with CONFSCHED_SCREENSHOTS=1, screenshots go to docs/screenshots/."""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +16,15 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE, TORCHJD_KEY, signed_in
 from tests.browser.test_accessibility import _serious, axe_source  # noqa: F401 - the fixture
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+def _shot(page, name: str, *, full_page: bool = False) -> None:  # noqa: ANN001 - a Playwright page
+    """docs/screenshots/<name>.png with CONFSCHED_SCREENSHOTS=1 (the pictures in the docs are
+    kept only when asked for: each run's codes differ)."""
+    if os.environ.get("CONFSCHED_SCREENSHOTS"):
+        shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=full_page)
+
+
 TITLE = "TorchJD: Jacobian Descent in PyTorch"
 
 
@@ -54,7 +63,7 @@ def test_reserve_full_waitlist_cancel_promoted(
     expect(_seat(ada).locator(".seat-note")).to_have_text("Your seat is reserved.")
     expect(_seat(ada).locator(".seat-state")).to_have_text("✓ Seat reserved")
     _seat(ada).scroll_into_view_if_needed()
-    ada.screenshot(path=str(SHOTS / "seats-list-phone.png"))
+    _shot(ada, "seats-list-phone")
 
     bob.goto(f"{workshop}sessions/{TORCHJD_KEY}/")
     seat = bob.locator(".session-seat .seat")
@@ -63,13 +72,13 @@ def test_reserve_full_waitlist_cancel_promoted(
     expect(seat.locator(".seat-note")).to_have_text(
         "The session is full: you are number 1 on the waitlist."
     )
-    bob.screenshot(path=str(SHOTS / "seats-waitlist-phone.png"))
+    _shot(bob, "seats-waitlist-phone")
 
     ada.goto(workshop + "agenda/")
     expect(ada.locator("#seats h3")).to_have_text(["Reserved"])
     code = ada.locator("#seats .checkin-code").inner_text()
     assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{10}", code)
-    ada.screenshot(path=str(SHOTS / "seats-agenda-phone.png"), full_page=True)
+    _shot(ada, "seats-agenda-phone", full_page=True)
     assert _serious(ada, axe_source) == []
     mail.outbox.clear()
     ada.locator(".agenda-entry .seat").get_by_role(
@@ -84,7 +93,7 @@ def test_reserve_full_waitlist_cancel_promoted(
     ]
     bob.locator(".session-seat .seat-state").click()  # the seat page, with the code
     expect(bob.locator("#ticket-heading")).to_have_text("Your seat is reserved")
-    bob.screenshot(path=str(SHOTS / "seat-page-phone.png"), full_page=True)
+    _shot(bob, "seat-page-phone", full_page=True)
     assert _serious(bob, axe_source) == []
 
 
@@ -128,5 +137,5 @@ def test_the_organizer_s_seats_pages_pass_axe(
     page.get_by_label("Seats (empty: open entry)").fill("3")
     page.get_by_role("button", name="Save").click()
     expect(page.locator(".seat-note")).to_have_text("3 seats.")
-    page.screenshot(path=str(SHOTS / "seats-staff-phone.png"), full_page=True)
+    _shot(page, "seats-staff-phone", full_page=True)
     assert _serious(page, axe_source) == []

@@ -28,6 +28,7 @@ from confsched.core import clock
 from confsched.programme.models import Event, Session
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
+from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.stencils import Markers
 
 RESERVE, CANCEL = "reserve", "cancel"
@@ -231,8 +232,9 @@ def seat(request: HttpRequest, event: str, key: str) -> HttpResponse:
         if session.requires_reservation or held
         else ""
     )
+    qr_svg = code_qr_svg(held[0].code) if held and held[1] == 0 else ""
     response = event_page(
         request, "confsched/seat.html", event=event_row, moment=session.starts_at,
-        session=session, held=held, seats=counts, control=control, note=note,
+        session=session, held=held, seats=counts, control=control, note=note, qr_svg=qr_svg,
     )  # fmt: skip
     return keep_private(response)

@@ -25,6 +25,7 @@ from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
+from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.zones import viewer_zone
 
 
@@ -95,6 +96,8 @@ def _my_seats(request: HttpRequest, event: Event, sessions: list[Session]) -> di
     held = seats.mine(request.user, sessions)
     seats.attach_seat_html(request, event, sessions, markers=None)
     confirmed = [(s, held[s.pk][0]) for s in sessions if s.pk in held and not held[s.pk][1]]
+    for _, row in confirmed:
+        row.qr_svg = code_qr_svg(row.code)
     waiting = [(s, held[s.pk][1]) for s in sessions if s.pk in held and held[s.pk][1]]
     return {"seats_confirmed": confirmed, "seats_waitlisted": waiting}
 

@@ -21,13 +21,13 @@ from confsched.interchange.csv.write import guard_cell
 from confsched.programme.models import Event, Session
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
-from confsched.web.staff.views import _staff_event
+from confsched.web.staff.views import staff_event
 
 
 @require_safe
 def seats_overview(request: HttpRequest, event: str) -> HttpResponse:
     """Every session that takes reservations, with its seats as counted now."""
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     sessions = list(
@@ -48,7 +48,7 @@ def seats_overview(request: HttpRequest, event: str) -> HttpResponse:
 def _staff_session(
     request: HttpRequest, event: str, key: str
 ) -> tuple[Event, Session] | HttpResponse:
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     session = Session.objects.filter(event=found, key=key).select_related("room").first()
