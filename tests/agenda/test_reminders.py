@@ -16,6 +16,7 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 
 from confsched.agenda import reminders, reservations
+from confsched.agenda.claims import CLAIM_LEASE
 from confsched.agenda.models import ReminderDelivery, ReminderSetting, ReservationStatus
 from confsched.core import clock
 from confsched.programme.models import Event, Room, Session
@@ -360,7 +361,7 @@ def test_a_slot_claimed_by_another_sender_is_left_to_it(event: Event, keynote: S
     assert _run(at(9, 56)).sent == 0  # the other sender's live claim
     assert mail.outbox == []
     # The claim of a sender that died is taken over once the lease is over... if still in time.
-    assert reminders.claim_next(now=at(9, 55) + reminders.CLAIM_LEASE, skip=set()) is None
+    assert reminders.claim_next(now=at(9, 55) + CLAIM_LEASE, skip=set()) is None
     ReminderDelivery.objects.update(claimed_at=at(9, 30))
     assert _run(at(9, 56)).sent == 1
     assert ReminderDelivery.objects.get().attempts == 2

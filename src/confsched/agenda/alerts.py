@@ -8,10 +8,9 @@ at once never mail the same change twice, and a failed send stays unsent for the
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
@@ -20,13 +19,12 @@ from django.db import models, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from confsched.agenda.claims import claim_row
 from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
 
-# A claim older than this belongs to a sender that died: another run takes the digest over.
-CLAIM_LEASE = timedelta(minutes=15)
 # The feed shows this many digests, newest first.
 FEED_DIGESTS = 50
 
@@ -230,33 +228,10 @@ def plan_deliveries() -> int:
 
 
 def claim_next(*, now: datetime, skip: set[int]) -> AlertDelivery | None:
-    """Take one unsent digest for this sender, or None when none is left.
-
-    On PostgreSQL the row is locked with SKIP LOCKED, so a second sender passes over it
-    instead of waiting; everywhere, the claim is an UPDATE that only succeeds while the row is
-    unsent and unclaimed (or its claim is stale), so exactly one sender gets each digest.
-    """
-    stale = now - CLAIM_LEASE
-    while True:
-        with transaction.atomic():
-            row = (
-                AlertDelivery.objects.select_for_update(skip_locked=True)
-                .filter(sent_at__isnull=True)
-                .filter(models.Q(claimed_at__isnull=True) | models.Q(claimed_at__lt=stale))
-                .exclude(pk__in=skip)
-                .order_by("pk")
-                .first()
-            )
-            if row is None:
-                return None
-            claim = secrets.token_hex(16)
-            taken = AlertDelivery.objects.filter(
-                pk=row.pk, sent_at__isnull=True, claim=row.claim, claimed_at=row.claimed_at
-            ).update(claim=claim, claimed_at=now, attempts=models.F("attempts") + 1)
-        if taken:
-            row.claim, row.claimed_at = claim, now
-            return row
-        skip.add(row.pk)  # another sender took it between our read and our update
+    """Take one unsent digest for this sender, or None when none is left (see claims.py)."""
+    return claim_row(
+        AlertDelivery.objects.filter(sent_at__isnull=True), now=now, skip=skip, order=("pk",)
+    )
 
 
 def _message(

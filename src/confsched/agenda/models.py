@@ -101,7 +101,23 @@ class AlertSubscription(models.Model):
         return f"alerts of {self.user} for {self.event}: {'on' if self.is_on else 'off'}"
 
 
-class AlertDelivery(models.Model):
+class ClaimedDelivery(models.Model):
+    """A mail that goes out once: claimed by a sender before it is sent (agenda/claims.py)."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Who holds it (a random id per claim) and since when; a claim older than the lease is
+    # taken over, so a sender that died mid-run does not lose the mail.
+    claim = models.CharField(max_length=32, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class AlertDelivery(ClaimedDelivery):
     """One digest, one attendee, one schedule version: claimed before it is sent, marked once
     sent. The unique pair is what keeps two senders from mailing the same change twice."""
 
@@ -109,14 +125,6 @@ class AlertDelivery(models.Model):
     version = models.ForeignKey(
         "programme.ScheduleVersion", on_delete=models.CASCADE, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    # Who holds it (a random id per claim) and since when; a claim older than the lease is
-    # taken over, so a sender that died mid-run does not lose the digest.
-    claim = models.CharField(max_length=32, blank=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
 
     class Meta:
         verbose_name_plural = "alert deliveries"
@@ -257,19 +265,13 @@ class ReminderSetting(models.Model):
         return f"reminders of {self.user} for {self.event}: {self.minutes} min"
 
 
-class ReminderDelivery(models.Model):
+class ReminderDelivery(ClaimedDelivery):
     """One reminder mail, one attendee, one time slot: claimed before it is sent, like
     AlertDelivery, so two senders never mail the same slot twice."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     starts_at = models.DateTimeField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    claim = models.CharField(max_length=32, blank=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
 
     class Meta:
         verbose_name_plural = "reminder deliveries"

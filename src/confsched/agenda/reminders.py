@@ -16,7 +16,6 @@ past; a run that comes late but before the start still mails it.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,7 +26,8 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.db import models, transaction
 from django.urls import reverse
 
-from confsched.agenda.alerts import CLAIM_LEASE, SendReport, checked_base_url
+from confsched.agenda.alerts import SendReport, checked_base_url
+from confsched.agenda.claims import claim_row
 from confsched.agenda.models import (
     ReminderDelivery,
     ReminderMinutes,
@@ -207,27 +207,10 @@ def claim_next(*, now: datetime, skip: set[int]) -> ReminderDelivery | None:
     As alerts.claim_next: SKIP LOCKED on PostgreSQL, and everywhere an UPDATE that succeeds
     only while the row is unsent and its claim unchanged (or stale), so one sender gets it.
     """
-    stale = now - CLAIM_LEASE
-    while True:
-        with transaction.atomic():
-            row = (
-                ReminderDelivery.objects.select_for_update(skip_locked=True)
-                .filter(sent_at__isnull=True, starts_at__gt=now)
-                .filter(models.Q(claimed_at__isnull=True) | models.Q(claimed_at__lt=stale))
-                .exclude(pk__in=skip)
-                .order_by("starts_at", "pk")
-                .first()
-            )
-            if row is None:
-                return None
-            claim = secrets.token_hex(16)
-            taken = ReminderDelivery.objects.filter(
-                pk=row.pk, sent_at__isnull=True, claim=row.claim, claimed_at=row.claimed_at
-            ).update(claim=claim, claimed_at=now, attempts=models.F("attempts") + 1)
-        if taken:
-            row.claim, row.claimed_at = claim, now
-            return row
-        skip.add(row.pk)  # another sender took it between our read and our update
+    return claim_row(
+        ReminderDelivery.objects.filter(sent_at__isnull=True, starts_at__gt=now),
+        now=now, skip=skip, order=("starts_at", "pk"),
+    )  # fmt: skip
 
 
 def slot_sessions(delivery: ReminderDelivery, *, now: datetime) -> list[ReminderSession]:
