@@ -10,12 +10,14 @@ from django.urls import path
 
 from confsched.web.accounts import views as accounts
 from confsched.web.agenda import alerts, favourites, plan
+from confsched.web.agenda import feedback as attendee_feedback
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
 from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
+from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
 
@@ -83,6 +85,23 @@ urlpatterns = [
     ),
     path("<slug:event>/alerts/<str:token>.atom", alerts.alerts_feed, name="alerts_feed"),
     path("<slug:event>/plan/", plan.plan, name="plan"),
+    # Feedback (web/agenda/feedback.py, web/staff/feedback.py).
+    path(
+        "<slug:event>/sessions/<str:key>/feedback/",
+        attendee_feedback.session_feedback,
+        name="feedback",
+    ),
+    path(
+        "<slug:event>/feedback/speaker/<str:token>/",
+        attendee_feedback.speaker_feedback,
+        name="feedback_speaker",
+    ),
+    path("<slug:event>/feedback/", staff_feedback.feedback_staff, name="feedback_staff"),
+    path(
+        "<slug:event>/feedback/speakers/<str:key>/link",
+        staff_feedback.feedback_speaker_link,
+        name="feedback_speaker_link",
+    ),
     # At the venue: the now board, the offline copy, printing and PDFs, the embed
     # (web/venue/).
     path("<slug:event>/now/", now.now, name="now"),
