@@ -195,6 +195,7 @@ def test_the_staff_page_shows_figures_comments_and_links(demo_event: Event, duri
     assert re.findall(r'<p class="feedback-comment">([^<]+)</p>', html) == ["Good", "Loved it"]
     assert "u0" not in _text(html)  # no names
     assert "3 ratings and 2 comments on 1 of 28 sessions." in _text(html)
+    assert "27 other sessions not rated yet." in _text(html)
     # A speaker's link: made, shown, replaced.
     valerian = Speaker.objects.get(event=demo_event, key="valerian-rey")
     made = staff.post(f"{STAFF_PAGE}speakers/valerian-rey/link")
@@ -202,7 +203,9 @@ def test_the_staff_page_shows_figures_comments_and_links(demo_event: Event, duri
     token = SpeakerFeedbackLink.objects.get(speaker=valerian).token
     html = staff.get(STAFF_PAGE).content.decode()
     assert f'value="http://testserver/{DEMO_SLUG}/feedback/speaker/{token}/"' in html
-    assert 'class="secondary">Replace Valérian Rey\'s link</button>' in html
+    assert (
+        'class="secondary">New link<span class="visually-hidden"> for Valérian Rey</span></button>'
+    ) in html
     staff.post(f"{STAFF_PAGE}speakers/valerian-rey/link")
     assert SpeakerFeedbackLink.objects.get(speaker=valerian).token != token
     assert staff.post(f"{STAFF_PAGE}speakers/nobody/link").status_code == 404

@@ -66,6 +66,7 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
     response = event_page(
         request, "confsched/feedback_staff.html", event=found, sessions=sessions, rated=rated,
         speakers=speakers, total=sum(item.summary.count for item in sessions),
+        unrated_count=len(sessions) - len(rated),
         comment_total=sum(len(item.comments) for item in sessions),
     )  # fmt: skip
     # It lists the speakers' private links: no cache keeps it.
