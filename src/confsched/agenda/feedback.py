@@ -15,7 +15,7 @@ from datetime import datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
@@ -64,6 +64,7 @@ class SessionFeedback:
     session: Session
     summary: Summary
     comments: list[Feedback] = field(default_factory=list)
+    chart: str = ""  # the distribution as SVG, drawn by the page that shows it
 
 
 # ---- the window ----------------------------------------------------------------------------
@@ -141,7 +142,7 @@ def clean_comment(value: str) -> str:
 
 
 def give_feedback(
-    user: AbstractBaseUser,
+    user: User,
     session: Session,
     *,
     rating: object,
@@ -162,9 +163,9 @@ def give_feedback(
     return feedback
 
 
-def feedback_of(user: AbstractBaseUser, session: Session) -> Feedback | None:
+def feedback_of(user: User | AnonymousUser, session: Session) -> Feedback | None:
     """The attendee's own feedback on the session, if any."""
-    if not user.is_authenticated:
+    if not isinstance(user, User):
         return None
     return Feedback.objects.filter(user=user, session=session).first()
 
@@ -207,7 +208,8 @@ def throttle(*, user_id: int, address: str = "") -> None:
 
 
 def _summary(counts: dict[int, int]) -> Summary:
-    distribution = tuple(counts.get(rating, 0) for rating in RATINGS)
+    one, two, three, four, five = (counts.get(rating, 0) for rating in RATINGS)
+    distribution = (one, two, three, four, five)
     total = sum(distribution)
     if not total:
         return Summary()
@@ -215,7 +217,7 @@ def _summary(counts: dict[int, int]) -> Summary:
     return Summary(
         count=total,
         average=mean.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
-        distribution=distribution,  # type: ignore[arg-type] - five ratings, five counts
+        distribution=distribution,
     )
 
 

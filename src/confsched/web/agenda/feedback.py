@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from axes.helpers import get_client_ip_address
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -41,17 +42,18 @@ def session_feedback(request: HttpRequest, event: str, key: str) -> HttpResponse
     session = queries.session_for_key(event_row, key)
     if session is None:
         raise Http404(f"No session {key!r}")
-    if request.method == "POST" and not request.user.is_authenticated:
+    user = request.user
+    if request.method == "POST" and not isinstance(user, User):
         return redirect_to_login(request.path)
-    own = feedback_service.feedback_of(request.user, session)
+    own = feedback_service.feedback_of(user, session)
     status, error = 200, ""
     rating, comment = (str(own.rating), own.comment) if own else ("", "")
-    if request.method == "POST":
+    if request.method == "POST" and isinstance(user, User):
         rating = request.POST.get("rating", "")
         comment = request.POST.get("comment", "")
         try:
             feedback_service.give_feedback(
-                request.user, session, rating=rating, comment=comment,
+                user, session, rating=rating, comment=comment,
                 address=get_client_ip_address(request) or "",
             )  # fmt: skip
         except feedback_service.FeedbackThrottledError as exc:
@@ -84,7 +86,7 @@ def speaker_feedback(request: HttpRequest, event: str, token: str) -> HttpRespon
         raise Http404("No such feedback link")
     speaker, sessions = found
     for item in sessions:
-        item.chart = distribution_svg(  # type: ignore[attr-defined] - for the template
+        item.chart = distribution_svg(
             item.summary, title=f"Ratings of {item.session.title}, 5 stars to 1"
         )
     response = event_page(

@@ -7,6 +7,8 @@ for the speakers with their sessions and one for their links, whatever the progr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +21,15 @@ from confsched.agenda.feedback_chart import distribution_svg
 from confsched.programme.models import Event, Speaker
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
+
+
+@dataclass(frozen=True)
+class SpeakerRow:
+    """A speaker with published sessions, and their private link's address ("" for none)."""
+
+    speaker: Speaker
+    session_count: int
+    feedback_url: str
 
 
 def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
@@ -38,13 +49,25 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
     sessions = feedback_service.event_feedback(found)
     for item in sessions:
         if item.summary.count:
-            item.chart = distribution_svg(  # type: ignore[attr-defined] - for the template
+            item.chart = distribution_svg(
                 item.summary, title=f"Ratings of {item.session.title}, 5 stars to 1"
             )
     rated = [item for item in sessions if item.summary.count]
     tokens = feedback_service.speaker_links(found)
-    speakers = list(
-        Speaker.objects.filter(event=found)
+    speakers = [
+        SpeakerRow(
+            speaker=speaker,
+            session_count=speaker.session_count,
+            feedback_url=request.build_absolute_uri(
+                reverse(
+                    "web:feedback_speaker",
+                    kwargs={"event": found.slug, "token": tokens[speaker.pk]},
+                )
+            )
+            if speaker.pk in tokens
+            else "",
+        )
+        for speaker in Speaker.objects.filter(event=found)
         .annotate(
             session_count=Count(
                 "sessions",
@@ -53,16 +76,7 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
         )
         .filter(session_count__gt=0)
         .order_by("name", "pk")
-    )
-    for speaker in speakers:
-        token = tokens.get(speaker.pk)
-        speaker.feedback_url = (  # type: ignore[attr-defined] - for the template
-            request.build_absolute_uri(
-                reverse("web:feedback_speaker", kwargs={"event": found.slug, "token": token})
-            )
-            if token
-            else ""
-        )
+    ]
     response = event_page(
         request, "confsched/feedback_staff.html", event=found, sessions=sessions, rated=rated,
         speakers=speakers, total=sum(item.summary.count for item in sessions),
