@@ -251,3 +251,32 @@ def test_the_exports_carry_each_sessions_feedback_url(client: Client, demo_event
     assert len(events) == 28
     assert {event["url"] + "feedback/" == event["feedback_url"] for event in events} == {True}
     assert next(e["feedback_url"] for e in events if e["url"].endswith(f"/{TORCHJD}/")) == url
+
+
+def test_the_staff_page_costs_the_same_queries_however_much_feedback(
+    demo_event: Event, during: None
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    staff = _client("boss", is_staff=True)
+    sessions = list(
+        Session.objects.published()
+        .select_related("event")
+        .filter(event=demo_event, is_cancelled=False, speakers__isnull=False)
+        .distinct()[:6]
+    )
+    assert len(sessions) == 6
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert staff.get(STAFF_PAGE).status_code == 200
+        return len(captured)
+
+    feedback.give_feedback(User.objects.create_user("u0", "", "x"), sessions[0], rating=3)
+    few = queries()
+    for index, session in enumerate(sessions):
+        user = User.objects.create_user(f"v{index}", "", "x")
+        feedback.give_feedback(user, session, rating=index % 5 + 1, comment=f"c{index}")
+        feedback.speaker_link(session.speakers.first())
+    assert queries() == few

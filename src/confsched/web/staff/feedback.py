@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -18,9 +17,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import feedback as feedback_service
 from confsched.agenda.feedback_chart import distribution_svg
-from confsched.programme.models import Event, Speaker
-from confsched.web.site.pages import event_or_404, event_page
+from confsched.programme.models import Speaker
+from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
+from confsched.web.staff.views import _staff_event  # the same door as insight's
 
 
 @dataclass(frozen=True)
@@ -30,15 +30,6 @@ class SpeakerRow:
     speaker: Speaker
     session_count: int
     feedback_url: str
-
-
-def _staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
-    """The event for staff; the login page for visitors; 404 for anyone else (no hint it exists)."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not request.user.is_staff:
-        raise Http404("No such page")
-    return event_or_404(slug)
 
 
 @require_safe
