@@ -1067,6 +1067,7 @@ def test_event_fields() -> None:
             {"name": "Alan Turing", "public_name": "Alan Turing", "biography": None},
         ],
         "links": [],
+        "feedback_url": "https://c.example/small-conf/sessions/talk-b/feedback/",
     }
     assert data["schedule"]["base_url"] == "https://c.example/small-conf/"
 
@@ -1075,6 +1076,7 @@ def test_person_identities_and_uuid_keys() -> None:
     late = next(e for e in events_of(written(small_programme())) if e["title"] == "Late night")
     assert late["guid"] == "22222222-2222-4222-8222-222222222222"
     assert late["url"] == "urn:uuid:22222222-2222-4222-8222-222222222222"
+    assert "feedback_url" not in late  # without a site, no form to point to
     assert (late["date"], late["duration"]) == ("2026-06-01T23:30:00+02:00", "01:30")
     assert (late["track"], late["language"], late["type"]) == (None, None, "")
     assert late["persons"] == [

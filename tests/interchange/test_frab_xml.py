@@ -1155,7 +1155,10 @@ def test_writer_event_fields() -> None:
         "type": "Keynote",
         "language": "en",
         "abstract": "Line one with a control character.\n\nSecond paragraph.",
+        # The session page's feedback form, last as in frab's own schedule.xml.
+        "feedback_url": f"https://x.example/small-conf/sessions/{key}/feedback/",
     }
+    assert keynote[-1].tag == "feedback_url"
     persons = [(p.get("id"), p.get("guid"), p.text) for p in keynote.iter("person")]
     assert persons == [
         (str(expected_id("ada")), None, "Ada Lovelace"),
@@ -1180,6 +1183,7 @@ def test_writer_without_zone_or_base_url_writes_utc_and_no_urls() -> None:
     assert root.find("conference/base_url") is None
     assert root.find("conference/acronym") is None  # "ab" is shorter than the XSD allows
     assert root.find(".//event/url") is None
+    assert root.find(".//event/feedback_url") is None
     assert root.find(".//event/slug") is None
     # In UTC, 00:30 in Paris on the 3rd is 22:30 on the 2nd: one day only.
     assert [(d.get("start"), d.get("end")) for d in root.iter("day")] == [

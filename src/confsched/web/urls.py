@@ -10,6 +10,7 @@ from django.urls import path
 
 from confsched.web.accounts import views as accounts
 from confsched.web.agenda import alerts, favourites, people, plan, seats
+from confsched.web.agenda import feedback as attendee_feedback
 from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
 from confsched.web.schedule import changes, exports, search
@@ -18,6 +19,7 @@ from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
 from confsched.web.staff import checkin as staff_checkin
+from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
@@ -98,6 +100,23 @@ urlpatterns = [
     path("<slug:event>/people/", people.directory, name="people"),
     path("<slug:event>/profile/", people.profile, name="profile"),
     path("<slug:event>/sessions/<str:key>/going/", people.going, name="session_going"),
+    # Feedback (web/agenda/feedback.py, web/staff/feedback.py).
+    path(
+        "<slug:event>/sessions/<str:key>/feedback/",
+        attendee_feedback.session_feedback,
+        name="feedback",
+    ),
+    path(
+        "<slug:event>/feedback/speaker/<str:token>/",
+        attendee_feedback.speaker_feedback,
+        name="feedback_speaker",
+    ),
+    path("<slug:event>/feedback/", staff_feedback.feedback_staff, name="feedback_staff"),
+    path(
+        "<slug:event>/feedback/speakers/<str:key>/link",
+        staff_feedback.feedback_speaker_link,
+        name="feedback_speaker_link",
+    ),
     # At the venue: the now board, the offline copy, printing and PDFs, the embed
     # (web/venue/).
     path("<slug:event>/now/", now.now, name="now"),

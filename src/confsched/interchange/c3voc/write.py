@@ -11,7 +11,8 @@ Writing follows the schema exactly, so that the output validates; its rules:
 * An event's guid is its key when the key is a UUID, else
   uuid5(NAMESPACE_URL, "confsched:{slug}:{key}"); its integer id is the first 31 bits of the
   SHA-256 of the key (at least 1); its url is the session page `{base_url}/{slug}/sessions/
-  {key}/` or, without base_url, "urn:uuid:{guid}". Its `links` are the session's links as
+  {key}/` or, without base_url, "urn:uuid:{guid}"; with a base_url its `feedback_url` is that
+  page's `feedback/` (schedule2 has no such field). Its `links` are the session's links as
   references {type, title, url}: the type is the kind in the schema's words (slides, media,
   web), the title is left out when empty. `base_url` is the site's address
   ("https://host/"), as for every writer; the event's page `{base_url}/{slug}/` is written as
@@ -34,6 +35,7 @@ import math
 import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
+from urllib.parse import quote, urljoin
 
 from confsched.core.text import slugify
 from confsched.interchange.c3voc.layout import (
@@ -155,6 +157,11 @@ def _event_json(
             "links": [_reference_json(link) for link in session.links],
         }
     )
+    if base_url:
+        # The session page's feedback form, which phone apps (Giggity, EventFahrplan) link to.
+        event["feedback_url"] = urljoin(
+            base_url, f"sessions/{quote(session.key, safe='')}/feedback/"
+        )
     return event
 
 

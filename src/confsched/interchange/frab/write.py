@@ -24,7 +24,9 @@ the most the XSD's duration pattern can say. Ids:
 * `base_url` is the site's address ("https://host/"), as for every writer (xCal too) and as
   the web view and `confsched export --base-url` give it; the event's page
   "<base_url>/<slug>/" is the conference's `<base_url>`, and each event's `<url>` is the
-  session page "<base_url>/<slug>/sessions/<key>/". Without an http(s) base_url no URLs.
+  session page "<base_url>/<slug>/sessions/<key>/"; its `<feedback_url>` (last, where frab
+  puts it) is that page's "feedback/", which Giggity and EventFahrplan link to. Without an
+  http(s) base_url no URLs.
 * A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
   `<abstract>`; its links to `<links>`, each `<link href type>` with its title as the text
   (the address when it has none) and its kind as the c3voc type (slides, media, web), which
@@ -193,6 +195,8 @@ def _event(
         for link in session.links:
             written = SubElement(links, "link", href=_safe(link.url), type=C3VOC_TYPES[link.kind])
             written.text = _safe(link.title or link.url)
+    if base:
+        _add(element, "feedback_url", f"{base}/sessions/{quote(session.key, safe='')}/feedback/")
 
 
 def _add(parent: Element, tag: str, text: str) -> Element:
