@@ -20,7 +20,7 @@ from confsched.agenda.feedback_chart import distribution_svg
 from confsched.programme.models import Speaker
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
-from confsched.web.staff.views import _staff_event  # the same door as insight's
+from confsched.web.staff.views import staff_event  # the same door as insight's
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class SpeakerRow:
 
 @require_safe
 def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     sessions = feedback_service.event_feedback(found)
@@ -81,7 +81,7 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
 @require_POST
 def feedback_speaker_link(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """Make the speaker's private link, or a new one in place of the old (which stops working)."""
-    found = _staff_event(request, event)
+    found = staff_event(request, event)
     if isinstance(found, HttpResponse):
         return found
     speaker = Speaker.objects.filter(event=found, key=key).first()
