@@ -20,7 +20,6 @@ in a database `confsched_bench` that is dropped and made anew for every size.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -33,11 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from serving import fresh_site, run, served
+from serving import CLOCK_TICKS, cpu_ticks, fresh_site, run, served, worker_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "bench"
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 # (label, path under /<event>/, whether a signed-in attendee sees something else)
 PAGES = [
@@ -92,19 +90,6 @@ class Result:
     bytes_read: int
     cpu_ms: float
     non_2xx: int
-
-
-def _worker_pids(master: int) -> list[int]:
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [int(pid) for pid in children]
-
-
-def _cpu_ticks(pids: list[int]) -> int:
-    total = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return total
 
 
 def _peak_memory_mb(pid: int) -> float:
@@ -169,7 +154,7 @@ def _fetch(url: str, headers: list[str]) -> None:
 def measure(
     base: str, path: str, *, master: int, duration: int, connections: int, headers: list[str]
 ) -> Result:
-    pids = _worker_pids(master)
+    pids = worker_pids(master)
     # Warm every worker (each builds its pages once per schedule version) before measuring, so
     # that no build runs into the measurement. First a burst of requests at once, every one
     # waited for, so that a worker that took any has finished its build; then rounds of wrk
@@ -182,9 +167,9 @@ def measure(
         warm = _wrk(base + path, duration=2, connections=connections, headers=headers)
         if warm["requests"] and warm["max"] < 1000:
             break
-    before = _cpu_ticks(pids)
+    before = cpu_ticks(pids)
     found = _wrk(base + path, duration=duration, connections=connections, headers=headers)
-    used = _cpu_ticks(pids) - before
+    used = cpu_ticks(pids) - before
     requests = int(found["requests"]) or 1
     return Result(
         requests=requests,
@@ -237,7 +222,7 @@ def bench_one(database: str, size: int, args: argparse.Namespace) -> None:
                         f"{result.bytes_read / result.requests:>11.0f}{flag}",
                         flush=True,
                     )
-            peaks = [_peak_memory_mb(pid) for pid in _worker_pids(server.pid)]
+            peaks = [_peak_memory_mb(pid) for pid in worker_pids(server.pid)]
             print(
                 f"peak memory of the workers (VmHWM): {', '.join(f'{mb:.0f} MB' for mb in peaks)}"
             )

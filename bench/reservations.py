@@ -7,8 +7,10 @@ For each database and round: a fresh site with the storm event and `--attendees`
 `confsched serve` with `--workers` gunicorn workers, then every attendee presses "Reserve a
 seat" at once (what htmx sends), from `--clients` keep-alive connections. Prints one row per
 round: reservations per second (requests over the rush's wall time), latency p50/p99/max in
-milliseconds, failed requests, and what the database holds (confirmed, waitlisted, duplicates,
-whether the waitlist kept the order of acceptance).
+milliseconds, CPU milliseconds per reservation of the app's workers and of PostgreSQL's
+backends (from /proc; the client's own threads share the two cores and are not counted),
+failed requests, and what the database holds (confirmed, waitlisted, duplicates, whether the
+waitlist kept the order of acceptance).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from __future__ import annotations
 import argparse
 import socket
 from collections import Counter
+from pathlib import Path
 
-from serving import fresh_site, served
+from serving import CLOCK_TICKS, cpu_ticks, fresh_site, served, worker_pids
 from storm import prepare, rush, seats_held
 
 
@@ -25,6 +28,27 @@ def _port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def _postgres_ticks(database: str) -> int:
+    """CPU ticks used so far by every PostgreSQL server process on this machine (0 on SQLite):
+    a backend that starts during the rush counts from zero."""
+    if database != "postgres":
+        return 0
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if stat.read_text().strip() == "postgres":
+                pids.append(int(stat.parent.name))
+        except OSError:
+            continue
+    total = 0
+    for pid in pids:
+        try:
+            total += cpu_ticks([pid])
+        except OSError:  # ended meanwhile
+            continue
+    return total
 
 
 def main() -> None:
@@ -37,20 +61,27 @@ def main() -> None:
     parser.add_argument("--databases", default="postgres,sqlite")
     options = parser.parse_args()
     print(
-        "| database | round | reservations/s | p50 ms | p99 ms | max ms | failed "
-        "| confirmed | waitlisted | duplicates | in order |"
+        "| database | round | reservations/s | p50 ms | p99 ms | max ms | app CPU ms "
+        "| db CPU ms | failed | confirmed | waitlisted | duplicates | in order |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for database in options.databases.split(","):
         for number in range(1, options.rounds + 1):
             with fresh_site(database, name="confsched_bench_reservations") as env:
                 attendees = prepare(env, count=options.attendees, seats=options.seats)
                 port = _port()
-                with served(env, port=port, workers=options.workers):
+                with served(env, port=port, workers=options.workers) as server:
+                    workers = worker_pids(server.pid)
+                    before = cpu_ticks(workers), _postgres_ticks(database)
                     result = rush(
                         port, [(a, "reserve") for a in attendees], clients=options.clients
                     )
+                    app = cpu_ticks(workers) - before[0]
+                    db = _postgres_ticks(database) - before[1]
                 held = seats_held(env.get("DATABASE_URL", "")) if database == "postgres" else None
+            rate = result.per_second
+            p50, p99 = result.percentile(0.5) * 1000, result.percentile(0.99) * 1000
+            most = max(result.latencies) * 1000
             failed = sum(n for status, n in Counter(result.statuses).items() if status != 200)
             counts = (
                 f"{held['confirmed']} | {held['waitlisted']} | {held['rows'] - held['people']} "
@@ -59,9 +90,9 @@ def main() -> None:
                 else "– | – | – | –"
             )
             print(
-                f"| {database} | {number} | {result.per_second:.0f} "
-                f"| {result.percentile(0.5) * 1000:.0f} | {result.percentile(0.99) * 1000:.0f} "
-                f"| {max(result.latencies) * 1000:.0f} | {failed} | {counts} |",
+                f"| {database} | {number} | {rate:.0f} | {p50:.0f} | {p99:.0f} | {most:.0f} "
+                f"| {app * 1000 / CLOCK_TICKS / len(attendees):.1f} "
+                f"| {db * 1000 / CLOCK_TICKS / len(attendees):.1f} | {failed} | {counts} |",
                 flush=True,
             )
 

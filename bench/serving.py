@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 POSTGRES = os.environ.get("CONFSCHED_BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 
 
@@ -72,3 +73,18 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def worker_pids(master: int) -> list[int]:
+    """The gunicorn master's children: its workers."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def cpu_ticks(pids: list[int]) -> int:
+    """User and system time the processes have used so far, in clock ticks."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total

@@ -63,10 +63,21 @@ class Outcome:
     position: int
     is_new: bool
     overlaps: list[Session] = field(default_factory=list)
+    # The session as it was under the lock (its seats, times and title, for the answer).
+    session: Session | None = None
 
 
 def lock_session(session_pk: int) -> Session:
     """The session's row, locked until the transaction ends (see the module's text)."""
+    locked = _lock(id=session_pk)
+    if locked is None:
+        raise Session.DoesNotExist(f"no session {session_pk}")
+    return locked
+
+
+def _lock(*, event: Event | None = None, **where: object) -> Session | None:
+    """The session `where` names (id=, or event_id= and key=), locked; None if there is none.
+    With `event` given, the row is not joined to its event: the caller has it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a reservation write needs a transaction to hold the lock")
     if connection.vendor == "sqlite":
@@ -75,11 +86,16 @@ def lock_session(session_pk: int) -> Session:
             table = connection.ops.quote_name(Session._meta.db_table)
             # A write that changes nothing takes the database's write lock now, not at the
             # first write after reading (where WAL would refuse a transaction gone stale).
-            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [session_pk])  # noqa: S608 - our own table name
-        return Session.objects.select_related("event").get(pk=session_pk)
-    return (
-        Session.objects.select_for_update(of=("self",)).select_related("event").get(pk=session_pk)
-    )
+            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [where["id"]])  # noqa: S608 - our own table name
+        rows = Session.objects.all()
+    else:
+        rows = Session.objects.select_for_update(of=("self",))
+    # No ordering: the model's (by room position) would join the room into a locking query.
+    rows = rows.filter(**where).defer("abstract", "review_note").order_by()
+    locked = next(iter(rows if event else rows.select_related("event")), None)
+    if locked is not None and event is not None:
+        locked.event = event
+    return locked
 
 
 def seats(session: Session) -> Seats:
@@ -120,23 +136,6 @@ def position(reservation: Reservation) -> int:
     ).count()
 
 
-def overlapping_reservations(user: User, session: Session) -> list[Session]:
-    """The person's other reserved (or waitlisted) sessions of the event that overlap it."""
-    if session.starts_at is None or session.ends_at is None:
-        return []
-    return list(
-        Session.objects.filter(
-            event_id=session.event_id,
-            reservations__user=user,
-            starts_at__lt=session.ends_at,
-            ends_at__gt=session.starts_at,
-            is_cancelled=False,
-        )
-        .exclude(pk=session.pk)
-        .order_by("starts_at", "title")
-    )
-
-
 def _check_open(session: Session, now: datetime) -> None:
     if session.seats is None:
         raise ReservationError(
@@ -158,20 +157,57 @@ def _confirmed_count(session: Session) -> int:
     return Reservation.objects.filter(session=session, status=CONFIRMED).count()
 
 
-@transaction.atomic
 def reserve(user: User, session: Session) -> Outcome:
     """A seat for `user` if one is free, else a place at the end of the waitlist.
 
     Reserving again changes nothing (a double click, a replayed form). When the event forbids
     double booking, a session that overlaps one the person already reserved is refused.
     """
+    with transaction.atomic():
+        locked = lock_session(session.pk)
+        return _reserve(user, locked)
+
+
+def reserve_key(user: User, slug: str, key: str) -> Outcome | None:
+    """`reserve` for the session `key` of the event `slug`, found with its event and locked in
+    one query (the request's path: a rush of attendees costs as few queries as it can); None
+    when there is no such published session."""
+    with transaction.atomic():
+        if connection.vendor == "sqlite":  # the UPDATE that takes the lock names the row's id
+            found = Session.objects.filter(event__slug=slug, key=key).values_list("pk", flat=True)
+            pk = next(iter(found), None)
+            locked = None if pk is None else _lock(id=pk)
+        else:
+            locked = _lock(event__slug=slug, key=key)
+        if locked is None or not locked.is_published:  # unpublished: as if there were none
+            return None
+        return _reserve(user, locked)
+
+
+def _reserve(user: User, locked: Session) -> Outcome:
     now = clock.now()
-    locked = lock_session(session.pk)
-    existing = Reservation.objects.filter(user=user, session=locked).first()
-    if existing is not None:
-        return Outcome(existing, position(existing), is_new=False)
+    # The person's reservations in the event, in one query: this session's (a second press),
+    # and the others, which may overlap it.
+    theirs = list(
+        Reservation.objects.filter(user=user, session__event_id=locked.event_id).values_list(
+            "pk", "session_id", "session__starts_at", "session__ends_at", "session__is_cancelled"
+        )
+    )
+    again = next((pk for pk, session_id, *_ in theirs if session_id == locked.pk), None)
+    if again is not None:
+        existing = Reservation.objects.get(pk=again)
+        return Outcome(existing, position(existing), is_new=False, session=locked)
     _check_open(locked, now)
-    overlaps = overlapping_reservations(user, locked)
+    overlapping = [
+        session_id for _, session_id, starts, ends, cancelled in theirs
+        if not cancelled and starts and ends and locked.starts_at and locked.ends_at
+        and starts < locked.ends_at and ends > locked.starts_at
+    ]  # fmt: skip
+    overlaps = (
+        list(Session.objects.filter(pk__in=overlapping).order_by("starts_at", "title"))
+        if overlapping
+        else []
+    )
     if overlaps and not locked.event.allow_double_booking:
         titles = ", ".join(f"“{other.title}”" for other in overlaps)
         raise ReservationError(
@@ -179,17 +215,27 @@ def reserve(user: User, session: Session) -> Outcome:
             "seat at a time: cancel that one first."
         )
     assert locked.seats is not None  # noqa: S101 - _check_open refused open entry
-    counted = Reservation.objects.filter(session=locked).aggregate(
-        confirmed=Count("pk", filter=Q(status=CONFIRMED)),
-        waitlisted=Count("pk", filter=Q(status=WAITLISTED)),
-    )
-    is_free = counted["confirmed"] < locked.seats
+    confirmed, waitlisted = _counts(locked.pk)
+    is_free = confirmed < locked.seats
     row = Reservation.objects.create(
         session=locked, user=user, status=CONFIRMED if is_free else WAITLISTED,
         confirmed_at=now if is_free else None,
     )  # fmt: skip
     # Under the lock, the new row is the last: its place is the waitlist's length.
-    return Outcome(row, 0 if is_free else counted["waitlisted"] + 1, is_new=True, overlaps=overlaps)
+    place = 0 if is_free else waitlisted + 1
+    return Outcome(row, place, is_new=True, overlaps=overlaps, session=locked)
+
+
+def _counts(session_pk: int) -> tuple[int, int]:
+    """Confirmed and waitlisted reservations of the session, in one plain statement."""
+    table = connection.ops.quote_name(Reservation._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT status, COUNT(*) FROM {table} WHERE session_id = %s GROUP BY status",  # noqa: S608 - our own table name
+            [session_pk],
+        )
+        found = dict(cursor.fetchall())
+    return found.get(CONFIRMED, 0), found.get(WAITLISTED, 0)
 
 
 @transaction.atomic
