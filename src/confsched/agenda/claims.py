@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from django.db import models, transaction
+
+if TYPE_CHECKING:
+    from confsched.agenda.models import ClaimedDelivery
 
 # A claim older than this belongs to a sender that died: another run takes the mail over.
 CLAIM_LEASE = timedelta(minutes=15)
 
-RowT = TypeVar("RowT", bound=models.Model)
+RowT = TypeVar("RowT", bound="ClaimedDelivery")
 
 
 def claim_row(
@@ -42,6 +45,6 @@ def claim_row(
                 pk=row.pk, sent_at__isnull=True, claim=row.claim, claimed_at=row.claimed_at
             ).update(claim=claim, claimed_at=now, attempts=models.F("attempts") + 1)
         if taken:
-            row.claim, row.claimed_at = claim, now  # type: ignore[attr-defined]
+            row.claim, row.claimed_at = claim, now
             return row
         skip.add(row.pk)  # another sender took it between our read and our update

@@ -86,7 +86,8 @@ def _lock(*, event: Event | None = None, **where: object) -> Session | None:
             table = connection.ops.quote_name(Session._meta.db_table)
             # A write that changes nothing takes the database's write lock now, not at the
             # first write after reading (where WAL would refuse a transaction gone stale).
-            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [where["id"]])  # noqa: S608 - our own table name
+            row_id = int(str(where["id"]))
+            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [row_id])  # noqa: S608 - our own table name
         rows = Session.objects.all()
     else:
         rows = Session.objects.select_for_update(of=("self",))
@@ -106,22 +107,25 @@ def seats(session: Session) -> Seats:
 def seat_counts(sessions: Iterable[Session]) -> dict[int, Seats]:
     """Seats of every session in `sessions` that takes reservations, in one query."""
     wanted = {session.pk: session.seats for session in sessions if session.seats is not None}
-    counted = {
-        row["session_id"]: row
-        for row in Reservation.objects.filter(session_id__in=wanted)
+    counted: dict[int, tuple[int, int, int]] = {
+        session_id: (confirmed, waitlisted, checked_in)
+        for session_id, confirmed, waitlisted, checked_in in Reservation.objects.filter(
+            session_id__in=wanted
+        )
         .values("session_id")
         .annotate(
             confirmed=Count("pk", filter=Q(status=CONFIRMED)),
             waitlisted=Count("pk", filter=Q(status=WAITLISTED)),
             checked_in=Count("pk", filter=Q(checked_in_at__isnull=False)),
         )
+        .values_list("session_id", "confirmed", "waitlisted", "checked_in")
     }
     return {
         pk: Seats(
             number,
-            confirmed=counted.get(pk, {}).get("confirmed", 0),
-            waitlisted=counted.get(pk, {}).get("waitlisted", 0),
-            checked_in=counted.get(pk, {}).get("checked_in", 0),
+            confirmed=counted.get(pk, (0, 0, 0))[0],
+            waitlisted=counted.get(pk, (0, 0, 0))[1],
+            checked_in=counted.get(pk, (0, 0, 0))[2],
         )
         for pk, number in wanted.items()
     }
