@@ -154,6 +154,7 @@ def test_openapi_document_and_docs_page(client: Client) -> None:
         "/api/v1/",
         "/api/v1/events",
         "/api/v1/events/{slug}",
+        "/api/v1/events/{slug}/agenda/{token}",
         "/api/v1/events/{slug}/changes",
         "/api/v1/events/{slug}/levels",
         "/api/v1/events/{slug}/plan",

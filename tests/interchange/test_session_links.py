@@ -421,7 +421,7 @@ def test_csv_writes_each_links_kind_and_reads_it_back() -> None:
         "a,Engines,Talk,2026-04-07T10:00+02:00,2026-04-07T10:30+02:00,Europe/Paris,Hall,,,,,,yes,"
         '"Slides: Engines deck https://speakerdeck.com/ada/engines; Video: Recording '
         "https://youtu.be/abc123; Link: https://github.com/ada/engines; Slides: Part 1, part 2, "
-        'https://x.org/o"'
+        'https://x.org/o",'
     )
     back = csv_format.parse(data, source="export.csv").sessions[0]
     assert back.links == (

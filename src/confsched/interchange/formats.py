@@ -56,7 +56,9 @@ SESSIONIZE_FIELDS = frozenset(
     _TIMES | {"level", "language", "is_cancelled", "needs_review", "review_note"}
     | {"speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
 )  # fmt: skip
-CSV_FIELDS = frozenset(_TIMES | {"affiliations", "level", "language", "has_slides", "links"})
+CSV_FIELDS = frozenset(
+    _TIMES | {"affiliations", "level", "language", "has_slides", "links", "seats"}
+)
 
 
 def _module_format(module: ModuleType, carries: frozenset[str]) -> Format:

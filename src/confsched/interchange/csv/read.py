@@ -25,20 +25,10 @@ A zone name must be one the tz database lists ("Europe/Paris"; not a folder such
 "Europe"). A time within a day of the ends of the calendar (years 1 and 9999) is refused: it
 could not be turned into UTC or a local time.
 
-Links: the `links` column holds a session's links separated by "; " (a semicolon and a space,
-which no web address holds) or by new lines. Each is "[Kind: ][Title ]<address>": the
-address is the last word and starts with http:// or https://; Kind is Slides, Video or Link
-(any case); without it the title and address tell the kind (`links.link_kind`). A slides link
-makes `slides` yes.
-
-Seats: the `seats` column holds a whole number when the session needs a reservation (that many
-seats), and is empty for open entry.
-
-Identity: `key` when the row gives one (invisible characters dropped); otherwise the slug of
-the title and the start in the event's zone (`default_timezone`, else the first one a row's
-`timezone` names, else UTC: "compilers-for-everyone-2026-04-07-1000", as every reader makes
-it, see `identity.derived_key`), or of the title alone for a row without a start.
-A speaker's key is the slug of their name.
+Links (`links`: "[Kind: ][Title ]<address>" separated by "; " or new lines; a slides link makes
+`slides` yes), seats (`seats`: a whole number of seats to reserve, empty for open entry) and
+identity (`key`, else the slug of the title and the local start, as `identity.derived_key`
+makes it; a speaker's key is the slug of their name) are as docs/csv-format.md says.
 
 Errors name the physical line where the row starts (the header is line 1), the column and
 the value. `render` writes what `parse` reads back to the same sessions.

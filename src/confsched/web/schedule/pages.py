@@ -90,8 +90,10 @@ def personal_page(
     seat_holes = [name for name in stencil.holes if name.startswith("seat:")]
     seat_values = {
         f"seat:{pk}": html.encode()
-        for pk, html in seat_controls(
-            request, event, [int(name.split(":", 1)[1]) for name in seat_holes]
+        for pk, html in (
+            seat_controls(request, event, [int(name.split(":", 1)[1]) for name in seat_holes])
+            if seat_holes
+            else {}
         ).items()
     }
     seat_values = {name: seat_values.get(name, b"") for name in seat_holes}
