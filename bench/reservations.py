@@ -78,7 +78,7 @@ def main() -> None:
                     )
                     app = cpu_ticks(workers) - before[0]
                     db = _postgres_ticks(database) - before[1]
-                held = seats_held(env.get("DATABASE_URL", "")) if database == "postgres" else None
+                held = seats_held(env)
             rate = result.per_second
             p50, p99 = result.percentile(0.5) * 1000, result.percentile(0.99) * 1000
             most = max(result.latencies) * 1000

@@ -160,18 +160,26 @@ def rush(port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50) 
     return result
 
 
-def seats_held(database_url: str) -> dict[str, object]:
-    """The workshop's reservations as the database holds them, in acceptance (primary key)
-    order: statuses, users, and whether every confirmed row precedes every waitlisted one."""
-    import psycopg
+def seats_held(env: dict[str, str]) -> dict[str, object]:
+    """The workshop's reservations as the database `env` names holds them, in acceptance
+    (primary key) order: statuses, users, and whether every confirmed row precedes every
+    waitlisted one."""
+    query = (
+        "SELECT r.id, r.status, u.username, r.confirmed_at > r.created_at "
+        "FROM agenda_reservation r JOIN programme_session s ON s.id = r.session_id "
+        "JOIN auth_user u ON u.id = r.user_id WHERE s.key = {} ORDER BY r.id"
+    )
+    if env.get("DATABASE_URL"):
+        import psycopg
 
-    with psycopg.connect(database_url) as connection:
-        rows = connection.execute(
-            "SELECT r.id, r.status, u.username, r.confirmed_at > r.created_at "
-            "FROM agenda_reservation r JOIN programme_session s ON s.id = r.session_id "
-            "JOIN auth_user u ON u.id = r.user_id WHERE s.key = %s ORDER BY r.id",
-            [KEY],
-        ).fetchall()
+        with psycopg.connect(env["DATABASE_URL"]) as connection:
+            rows = connection.execute(query.format("%s"), [KEY]).fetchall()
+    else:
+        import sqlite3
+
+        path = Path(env["CONFSCHED_DATA_DIR"]) / "confsched.sqlite3"
+        with sqlite3.connect(path) as connection:
+            rows = connection.execute(query.format("?"), [KEY]).fetchall()
     confirmed = [row for row in rows if row[1] == "confirmed"]
     waitlisted = [row for row in rows if row[1] == "waitlisted"]
     return {

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from confsched.agenda.models import Reservation, ReservationStatus
@@ -176,13 +176,17 @@ def reserve_key(user: User, slug: str, key: str) -> Outcome | None:
     """`reserve` for the session `key` of the event `slug`, found with its event and locked in
     one query (the request's path: a rush of attendees costs as few queries as it can); None
     when there is no such published session."""
+    pk = None
+    if connection.vendor == "sqlite":
+        # The UPDATE that takes the lock names the row's id, looked up before the transaction:
+        # a read inside it would start a snapshot that a writer committing meanwhile makes
+        # stale, and SQLite then refuses the lock at once ("database is locked").
+        found = Session.objects.filter(event__slug=slug, key=key).values_list("pk", flat=True)
+        pk = next(iter(found), None)
+        if pk is None:
+            return None
     with transaction.atomic():
-        if connection.vendor == "sqlite":  # the UPDATE that takes the lock names the row's id
-            found = Session.objects.filter(event__slug=slug, key=key).values_list("pk", flat=True)
-            pk = next(iter(found), None)
-            locked = None if pk is None else _lock(id=pk)
-        else:
-            locked = _lock(event__slug=slug, key=key)
+        locked = _lock(id=pk) if pk is not None else _lock(event__slug=slug, key=key)
         if locked is None or not locked.is_published:  # unpublished: as if there were none
             return None
         return _reserve(user, locked)
@@ -242,25 +246,30 @@ def _counts(session_pk: int) -> tuple[int, int]:
     return found.get(CONFIRMED, 0), found.get(WAITLISTED, 0)
 
 
-@transaction.atomic
 def cancel(user: User, session: Session) -> list[Reservation]:
     """Give up the person's seat or place; the seat goes to the first on the waitlist.
     Returns the reservations promoted (none, or one)."""
-    return _remove(Reservation.objects.filter(user=user, session_id=session.pk))
+    with transaction.atomic():
+        locked = lock_session(session.pk)
+        return _remove(locked, Reservation.objects.filter(user=user, session_id=session.pk))
 
 
-@transaction.atomic
 def remove(reservation_pk: int) -> list[Reservation]:
     """The organizer takes a reservation off the list; the seat goes to the waitlist."""
-    return _remove(Reservation.objects.filter(pk=reservation_pk))
-
-
-def _remove(rows) -> list[Reservation]:  # noqa: ANN001 - a queryset of at most one row
-    row = rows.first()
-    if row is None:
+    # Which session to lock, read before the transaction (see reserve_key on SQLite).
+    session_pk = (
+        Reservation.objects.filter(pk=reservation_pk).values_list("session_id", flat=True).first()
+    )
+    if session_pk is None:
         return []
-    locked = lock_session(row.session_id)
-    row = rows.first()  # as it is now that the session is locked
+    with transaction.atomic():
+        locked = lock_session(session_pk)
+        return _remove(locked, Reservation.objects.filter(pk=reservation_pk))
+
+
+def _remove(locked: Session, rows: QuerySet[Reservation]) -> list[Reservation]:
+    """Delete the row (as it is now, under the session's lock) and fill its seat."""
+    row = rows.first()
     if row is None:
         return []
     row.delete()
@@ -332,11 +341,21 @@ def force(user: User, session: Session) -> Reservation:
 @transaction.atomic
 def cancel_all(user: User) -> int:
     """Every reservation of `user` given up, each seat passed on (before an account goes)."""
+    if connection.vendor == "sqlite":
+        # The write lock before the first read, which a writer committing meanwhile would
+        # otherwise make stale (see reserve_key). Not on PostgreSQL: locking the person's
+        # rows before the sessions' would take locks in the other order from promotion.
+        table = connection.ops.quote_name(Reservation._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")
+            cursor.execute(f"UPDATE {table} SET id = id WHERE user_id = %s", [user.pk])  # noqa: S608 - our own table name
     count = 0
     for session_pk in list(
         Reservation.objects.filter(user=user).values_list("session_id", flat=True)
     ):
-        _remove(Reservation.objects.filter(user=user, session_id=session_pk))
+        _remove(
+            lock_session(session_pk), Reservation.objects.filter(user=user, session_id=session_pk)
+        )
         count += 1
     return count
 
