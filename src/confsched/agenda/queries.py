@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db.models import Count
 
-from confsched.agenda.models import AgendaItem, AgendaLinks, ReminderSetting, Reservation
+from confsched.agenda.models import AgendaItem, AgendaLinks, Reservation
+from confsched.agenda.reminders import reminder_setting
 from confsched.agenda.reservations import position
 from confsched.interchange.ical.write import Personal
 from confsched.programme.models import Event, Session
@@ -63,12 +64,7 @@ def personal_calendar(user: User, event: Event, session_ids: set[int]) -> dict[s
     """By session key, what the person's private feed adds: the seat's status and check-in
     code or the place on the waitlist, and the reminder they chose. Bounded: three queries,
     plus one per waitlisted session."""
-    minutes = (
-        ReminderSetting.objects.filter(user=user, event=event)
-        .values_list("minutes", flat=True)
-        .first()
-        or 0
-    )
+    minutes = reminder_setting(user, event).minutes
     held = {
         row.session_id: row for row in Reservation.objects.filter(user=user, session__event=event)
     }

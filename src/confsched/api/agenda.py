@@ -10,7 +10,8 @@ from ninja import Router
 from ninja.errors import HttpError
 
 from confsched.agenda import queries as agenda_queries
-from confsched.agenda.models import ReminderSetting, Reservation
+from confsched.agenda.models import Reservation
+from confsched.agenda.reminders import reminder_setting
 from confsched.agenda.reservations import position
 from confsched.api.schemas import AgendaOut, ErrorOut
 from confsched.programme.models import Event, Session
@@ -38,11 +39,7 @@ def my_agenda(
         .order_by("session__starts_at", "session__key")
     )
     keys = dict(Session.objects.filter(pk__in=starred).values_list("pk", "key"))
-    minutes = (
-        ReminderSetting.objects.filter(user=user, event=event)
-        .values_list("minutes", flat=True)
-        .first()
-    )
+    minutes = reminder_setting(user, event).minutes
     # Whose agenda this is comes from the address: no cache keeps it, no link passes it on.
     response["Cache-Control"] = "private, no-store"
     response["Referrer-Policy"] = "no-referrer"
@@ -58,5 +55,5 @@ def my_agenda(
             }
             for row in held
         ],
-        "reminder_minutes": minutes or 0,
+        "reminder_minutes": minutes,
     }
