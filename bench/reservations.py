@@ -8,14 +8,15 @@ For each database and round: a fresh site with the storm event and `--attendees`
 seat" at once (what htmx sends), from `--clients` keep-alive connections. Prints one row per
 round: reservations per second (requests over the rush's wall time), latency p50/p99/max in
 milliseconds, CPU milliseconds per reservation of the app's workers and of PostgreSQL's
-backends (from /proc; the client's own threads share the two cores and are not counted),
-failed requests, and what the database holds (confirmed, waitlisted, duplicates, whether the
+backends (from /proc), of this client's own threads (they share the two cores), the share of
+the machine's time left idle during the rush (near 0%: the cores were the limit), failed requests, and what the database holds (confirmed, waitlisted, duplicates, whether the
 waitlist kept the order of acceptance).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 from collections import Counter
 from pathlib import Path
@@ -51,6 +52,13 @@ def _postgres_ticks(database: str) -> int:
     return total
 
 
+def _machine_ticks() -> tuple[int, int]:
+    """Ticks the whole machine spent busy (steal included) and idle so far, from /proc/stat."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return sum(fields) - idle, idle
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--attendees", type=int, default=1000)
@@ -62,9 +70,10 @@ def main() -> None:
     options = parser.parse_args()
     print(
         "| database | round | reservations/s | p50 ms | p99 ms | max ms | app CPU ms "
-        "| db CPU ms | failed | confirmed | waitlisted | duplicates | in order |"
+        "| db CPU ms | client CPU ms | machine idle | failed | confirmed | waitlisted "
+        "| duplicates | in order |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for database in options.databases.split(","):
         for number in range(1, options.rounds + 1):
             with fresh_site(database, name="confsched_bench_reservations") as env:
@@ -73,11 +82,17 @@ def main() -> None:
                 with served(env, port=port, workers=options.workers) as server:
                     workers = worker_pids(server.pid)
                     before = cpu_ticks(workers), _postgres_ticks(database)
+                    machine, client = _machine_ticks(), os.times()
                     result = rush(
                         port, [(a, "reserve") for a in attendees], clients=options.clients
                     )
                     app = cpu_ticks(workers) - before[0]
                     db = _postgres_ticks(database) - before[1]
+                    busy, idle = (
+                        after - was for after, was in zip(_machine_ticks(), machine, strict=True)
+                    )
+                    spent = os.times()
+                    client_s = spent.user + spent.system - client.user - client.system
                 held = seats_held(env)
             rate = result.per_second
             p50, p99 = result.percentile(0.5) * 1000, result.percentile(0.99) * 1000
@@ -92,7 +107,9 @@ def main() -> None:
             print(
                 f"| {database} | {number} | {rate:.0f} | {p50:.0f} | {p99:.0f} | {most:.0f} "
                 f"| {app * 1000 / CLOCK_TICKS / len(attendees):.1f} "
-                f"| {db * 1000 / CLOCK_TICKS / len(attendees):.1f} | {failed} | {counts} |",
+                f"| {db * 1000 / CLOCK_TICKS / len(attendees):.1f} "
+                f"| {client_s * 1000 / len(attendees):.1f} | {idle / (busy + idle):.0%} "
+                f"| {failed} | {counts} |",
                 flush=True,
             )
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 
 from confsched.agenda import reservations
+from confsched.agenda import seat_statements as statements
 from confsched.agenda.models import Reservation
 from confsched.agenda.reservations import ReservationError
 from confsched.programme.models import Event, Room, Session
@@ -210,3 +211,91 @@ def test_seat_counts_cover_many_sessions_in_one_query(
     assert {pk: (c.seats, c.confirmed, c.waitlisted) for pk, c in counts.items()} == {
         sessions[0].pk: (1, 1, 2), sessions[1].pk: (2, 0, 0), sessions[2].pk: (3, 0, 0),
     }  # fmt: skip
+
+
+# ---- the one statement that writes a reservation (insert_reservation) ----------------------
+
+
+def _insert(user: User, session: Session, *, now: datetime = BEFORE) -> tuple[str, int] | None:
+    written = statements.insert_reservation(
+        user_pk=user.pk, session_pk=session.pk, code=f"C{user.pk:09}", now=now
+    )
+    return None if written is None else written[1:]
+
+
+def test_one_statement_gives_seats_then_waitlist_places(event: Event) -> None:
+    session = _session(event, "triton", seats=1)
+    assert [_insert(person, session) for person in _people(3)] == [
+        ("confirmed", 0), ("waitlisted", 1), ("waitlisted", 2),
+    ]  # fmt: skip
+    assert [row.code for row in Reservation.objects.filter(session=session)] == [
+        f"C{pk:09}" for pk in User.objects.order_by("pk").values_list("pk", flat=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "when"),
+    [
+        ({"seats": None}, BEFORE),  # open entry
+        ({"is_cancelled": True}, BEFORE),
+        ({"needs_review": True}, BEFORE),  # not in the programme yet
+        ({}, START),  # closed at the start
+        ({"reservations_close_at": BEFORE}, BEFORE),  # closed by the organizer
+    ],
+)
+def test_one_statement_writes_nothing_where_no_reservation_is_taken(
+    event: Event, fields: dict[str, object], when: datetime
+) -> None:
+    session = _session(event, "helion", **fields)
+    assert _insert(_people(1)[0], session, now=when) is None
+    assert Reservation.objects.count() == 0
+
+
+def test_one_statement_writes_nothing_for_a_second_press(event: Event) -> None:
+    session = _session(event, "helion")
+    ada = _people(1)[0]
+    assert _insert(ada, session) == ("confirmed", 0)
+    assert (
+        statements.insert_reservation(
+            user_pk=ada.pk, session_pk=session.pk, code="OTHER", now=BEFORE
+        )
+        is None
+    )
+    assert list(Reservation.objects.values_list("code", flat=True)) == [f"C{ada.pk:09}"]
+
+
+def test_seats_changed_since_they_were_read_are_decided_as_they_are_now(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read with 5 seats; the organizer makes it 1 (taken) before the write: the press waits."""
+    session = _session(event, "triton", seats=5)
+    ada, bob = _people(2)
+    reservations.force(ada, session)
+    write = statements.insert_reservation
+
+    def fewer_meanwhile(**arguments: object) -> object:
+        Session.objects.filter(pk=session.pk).update(seats=1)
+        return write(**arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(statements, "insert_reservation", fewer_meanwhile)
+    outcome = reservations.reserve_key(bob, event.slug, "triton")
+    assert outcome is not None and outcome.session is not None
+    assert (outcome.reservation.status, outcome.position, outcome.is_new) == ("waitlisted", 1, True)
+    assert _states(session) == [("p00", "confirmed"), ("p01", "waitlisted")]
+
+
+def test_a_session_cancelled_since_it_was_read_takes_no_reservation(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelled between the read and the write: the careful path says so, nothing is written."""
+    session = _session(event, "triton")
+    write = statements.insert_reservation
+
+    def cancelled_meanwhile(**arguments: object) -> object:
+        Session.objects.filter(pk=session.pk).update(is_cancelled=True)
+        return write(**arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(statements, "insert_reservation", cancelled_meanwhile)
+    with pytest.raises(ReservationError, match="“Triton” is cancelled: it takes no reservations."):
+        reservations.reserve_key(_people(1)[0], event.slug, "triton")
+    assert Reservation.objects.count() == 0

@@ -22,14 +22,14 @@ from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from confsched.agenda.models import Reservation, ReservationStatus
+from confsched.agenda import seat_statements as statements
+from confsched.agenda.models import Reservation, ReservationStatus, new_code
+from confsched.agenda.seat_statements import SQLITE_WAIT_MS
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Event, Session
 
 CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTED
-# How long a request waits for the SQLite write lock before it is refused.
-SQLITE_WAIT_MS = 20_000
 
 
 class ReservationError(ConfschedError):
@@ -167,61 +167,84 @@ def reserve(user: User, session: Session) -> Outcome:
     Reserving again changes nothing (a double click, a replayed form). When the event forbids
     double booking, a session that overlaps one the person already reserved is refused.
     """
-    with transaction.atomic():
-        locked = lock_session(session.pk)
-        return _reserve(user, locked)
+    fresh = (
+        Session.objects.select_related("event").defer("abstract", "review_note").get(pk=session.pk)
+    )
+    return _reserve(user, fresh)
+
+
+# What reserving and its answer read of a session and its event (the rest is left unread).
+_RESERVING = (
+    "key", "title", "kind", "seats", "starts_at", "ends_at", "reservations_close_at",
+    "is_cancelled", "needs_review", "event__slug", "event__name", "event__timezone",
+    "event__allow_double_booking",
+)  # fmt: skip
 
 
 def reserve_key(user: User, slug: str, key: str) -> Outcome | None:
-    """`reserve` for the session `key` of the event `slug`, found with its event and locked in
-    one query (the request's path: a rush of attendees costs as few queries as it can); None
-    when there is no such published session."""
-    pk = None
-    if connection.vendor == "sqlite":
-        # The UPDATE that takes the lock names the row's id, looked up before the transaction:
-        # a read inside it would start a snapshot that a writer committing meanwhile makes
-        # stale, and SQLite then refuses the lock at once ("database is locked").
-        found = Session.objects.filter(event__slug=slug, key=key).values_list("pk", flat=True)
-        pk = next(iter(found), None)
-        if pk is None:
-            return None
-    with transaction.atomic():
-        locked = _lock(id=pk) if pk is not None else _lock(event__slug=slug, key=key)
-        if locked is None or not locked.is_published:  # unpublished: as if there were none
-            return None
-        return _reserve(user, locked)
-
-
-def _reserve(user: User, locked: Session) -> Outcome:
-    now = clock.now()
-    # The person's reservations in the event, in one query: this session's (a second press),
-    # and the others, which may overlap it.
-    theirs = list(
-        Reservation.objects.filter(user=user, session__event_id=locked.event_id).values_list(
-            "pk", "session_id", "session__starts_at", "session__ends_at", "session__is_cancelled"
-        )
+    """`reserve` for the session `key` of the event `slug` (the request's path); None when
+    there is no such published session."""
+    found = next(
+        iter(
+            Session.objects.filter(event__slug=slug, key=key)
+            .select_related("event")
+            .only(*_RESERVING)
+            .order_by()
+        ),
+        None,
     )
-    again = next((pk for pk, session_id, *_ in theirs if session_id == locked.pk), None)
+    if found is None or not found.is_published:  # unpublished: as if there were none
+        return None
+    return _reserve(user, found)
+
+
+def _reserve(user: User, session: Session) -> Outcome:
+    """Decide what can be decided without the lock (a second press, the rules, overlaps), then
+    write the row in one statement under the lock: nothing of ours runs while it is held."""
+    now = clock.now()
+    theirs = statements.theirs(user.pk, session)
+    again = next((pk for pk, session_id, _ in theirs if session_id == session.pk), None)
     if again is not None:
         existing = Reservation.objects.get(pk=again)
-        return Outcome(existing, position(existing), is_new=False, session=locked)
-    _check_open(locked, now)
-    overlapping = [
-        session_id for _, session_id, starts, ends, cancelled in theirs
-        if not cancelled and starts and ends and locked.starts_at and locked.ends_at
-        and starts < locked.ends_at and ends > locked.starts_at
-    ]  # fmt: skip
+        return Outcome(existing, position(existing), is_new=False, session=session)
+    _check_open(session, now)
+    overlapping = [session_id for _, session_id, overlaps in theirs if overlaps]
     overlaps = (
         list(Session.objects.filter(pk__in=overlapping).order_by("starts_at", "title"))
         if overlapping
         else []
     )
-    if overlaps and not locked.event.allow_double_booking:
+    if overlaps and not session.event.allow_double_booking:
         titles = ", ".join(f"“{other.title}”" for other in overlaps)
         raise ReservationError(
-            f"“{locked.title}” overlaps {titles}, which you reserved; this event allows one "
+            f"“{session.title}” overlaps {titles}, which you reserved; this event allows one "
             "seat at a time: cancel that one first."
         )
+    code = new_code()
+    written = statements.insert_reservation(
+        user_pk=user.pk, session_pk=session.pk, code=code, now=now
+    )
+    if written is None:
+        # The session changed since it was read (seats, cancelled, closed) or the person
+        # pressed twice at once: decide again under the lock, with the rows as they are now.
+        with transaction.atomic():
+            return _reserve_locked(user, lock_session(session.pk), now=now, overlaps=overlaps)
+    pk, status, place = written
+    row = Reservation(
+        pk=pk, session=session, user=user, status=status, code=code, created_at=now,
+        confirmed_at=now if status == CONFIRMED else None,
+    )  # fmt: skip
+    return Outcome(row, place, is_new=True, overlaps=overlaps, session=session)
+
+
+def _reserve_locked(
+    user: User, locked: Session, *, now: datetime, overlaps: list[Session]
+) -> Outcome:
+    """The careful path, under the session's lock: what `_reserve` could not write at once."""
+    existing = Reservation.objects.filter(user=user, session=locked).first()
+    if existing is not None:
+        return Outcome(existing, position(existing), is_new=False, session=locked)
+    _check_open(locked, now)
     assert locked.seats is not None  # noqa: S101 - _check_open refused open entry
     confirmed, waitlisted = _counts(locked.pk)
     is_free = confirmed < locked.seats
