@@ -9,8 +9,9 @@ seat" at once (what htmx sends), from `--clients` keep-alive connections. Prints
 round: reservations per second (requests over the rush's wall time), latency p50/p99/max in
 milliseconds, CPU milliseconds per reservation of the app's workers and of PostgreSQL's
 backends (from /proc), of this client's own threads (they share the two cores), the share of
-the machine's time left idle during the rush (near 0%: the cores were the limit), failed requests, and what the database holds (confirmed, waitlisted, duplicates, whether the
-waitlist kept the order of acceptance).
+the machine's time left idle during the rush (near 0%: the cores were the limit), failed
+requests, and what the database holds (confirmed, waitlisted, duplicates, whether the waitlist
+kept the order of acceptance).
 """
 
 from __future__ import annotations
