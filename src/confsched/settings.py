@@ -222,6 +222,8 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
+# Django's database sessions, read with one plain statement (core/sessions.py).
+SESSION_ENGINE = "confsched.core.sessions"
 SESSION_COOKIE_HTTPONLY = True
 # Visitors keep their stars in their session: long enough to plan months ahead.
 SESSION_COOKIE_AGE = 180 * 24 * 3600
