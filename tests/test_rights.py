@@ -314,3 +314,53 @@ def test_choices_offer_only_the_persons_events(events: dict[str, Event]) -> None
     assert f">{events[OWN].name}</option>" in html
     assert events[OTHER].name not in html
     assert "owner-of-other-event" not in html
+
+
+def test_a_list_mixing_events_never_writes_to_one_only_read(events: dict[str, Event]) -> None:
+    from confsched.programme.models import Room
+
+    user = User.objects.create_user("mixed", "mixed@example.org", "pw")
+    add_member(events[OWN], user, "editor", by="command line")
+    add_member(events[OTHER], user, "viewer", by="command line")
+    client = Client()
+    client.force_login(user)
+    mine, theirs = (Room.objects.get(event=events[slug]) for slug in (OWN, OTHER))
+    page = client.get(f"/admin/programme/room/{theirs.pk}/change/").content.decode()
+    assert 'name="_save"' not in page  # read only
+    refused = client.post(f"/admin/programme/room/{theirs.pk}/change/", {"name": "Mine now"})
+    assert refused.status_code == 403
+    # The list's editable positions hold both events' rooms: saving one of the other's is
+    # refused, and nothing of the list is saved (the admin saves a list in one transaction).
+    data = {"form-TOTAL_FORMS": "2", "form-INITIAL_FORMS": "2", "_save": "Save"}
+    for index, room in enumerate((mine, theirs)):
+        data |= {f"form-{index}-id": str(room.pk), f"form-{index}-position": "9",
+                 f"form-{index}-capacity": "50"}  # fmt: skip
+    assert client.post("/admin/programme/room/", data).status_code == 403
+    assert sorted(Room.objects.values_list("position", "capacity")) == sorted(
+        [(mine.position, mine.capacity), (theirs.position, theirs.capacity)]
+    )
+    del data["form-1-id"], data["form-1-position"], data["form-1-capacity"]
+    data["form-TOTAL_FORMS"] = data["form-INITIAL_FORMS"] = "1"
+    assert client.post("/admin/programme/room/", data).status_code == 302
+    assert Room.objects.get(pk=mine.pk).capacity == 50
+
+
+def test_the_import_body_limit_opens_only_to_who_may_import(
+    events: dict[str, Event], settings: Any
+) -> None:
+    settings.CONFSCHED_MAX_REQUEST_BYTES = 1000
+    settings.CONFSCHED_MAX_IMPORT_BYTES = 100_000
+    clients = _clients(events)
+    body = b"x" * 5000
+    got = {}
+    for slug in (OWN, OTHER):
+        url = f"/admin/programme/event/{events[slug].pk}/import/"
+        for person, client in clients.items():
+            response = client.post(url, body, content_type="application/octet-stream")
+            got[person, slug] = response.status_code
+    # 413 unless the person may import into that event; they get the form's refusal (400).
+    assert got == {
+        (person, slug): 400 if PROGRAMME in rights(person, slug) else 413
+        for person in PEOPLE
+        for slug in (OWN, OTHER)
+    }
