@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, signed_in
-from tests.browser.test_seats_flow import _shot
 from tests.browser.test_accessibility import _serious, axe_source  # noqa: F401 - the fixture
+from tests.browser.test_seats_flow import _shot
 
 
 def _no_wider_than_the_screen(page) -> None:  # noqa: ANN001 - a Playwright page
