@@ -364,3 +364,18 @@ def test_the_import_body_limit_opens_only_to_who_may_import(
         for person in PEOPLE
         for slug in (OWN, OTHER)
     }
+
+
+def test_the_event_page_offers_import_and_team_only_to_who_may(events: dict[str, Event]) -> None:
+    clients = _clients(events)
+    url = f"/admin/programme/event/{events[OWN].pk}/change/"
+    offered = {}
+    for person in ("viewer", "editor", "owner", "site admin"):
+        html = clients[person].get(url).content.decode()
+        offered[person] = [label for label in ("Import a programme", ">Team<") if label in html]
+    assert offered == {
+        "viewer": [],
+        "editor": ["Import a programme"],
+        "owner": ["Import a programme", ">Team<"],
+        "site admin": ["Import a programme", ">Team<"],
+    }

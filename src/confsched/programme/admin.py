@@ -16,7 +16,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import escape, format_html
 
-from confsched.programme.access import event_ids_with, events_with, is_site_admin
+from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
 from confsched.programme.admin_import import embed_after_edit, import_view
 from confsched.programme.admin_rights import EventScoped, EventScopedInline
 from confsched.programme.models import (
@@ -103,6 +103,17 @@ class EventAdmin(EventScoped):
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return is_site_admin(request.user)  # a new event has no team yet
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
+        # Owners (and site administrators) manage the team from the event's page too.
+        event = self.get_queryset(request).filter(pk=object_id).first()
+        team_url = (
+            reverse("web:team", args=[event.slug])
+            if event is not None and can(request.user, event, Right.TEAM)
+            else ""
+        )
+        extra = {**(extra_context or {}), "team_url": team_url}
+        return super().change_view(request, object_id, form_url, extra)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._may(request, Right.TEAM, obj)
