@@ -379,3 +379,30 @@ def test_the_event_page_offers_import_and_team_only_to_who_may(events: dict[str,
         "owner": ["Import a programme", ">Team<"],
         "site admin": ["Import a programme", ">Team<"],
     }
+
+
+def test_the_speaker_search_finds_only_the_persons_events(events: dict[str, Event]) -> None:
+    from confsched.programme.models import Speaker
+
+    clients = _clients(events)
+    url = (
+        "/admin/autocomplete/?app_label=programme&model_name=sessionspeaker"
+        "&field_name=speaker&term=Person"
+    )
+    found = {}
+    for person in ("anonymous", "attendee", "checkin", "viewer", "editor", "site admin"):
+        response = clients[person].get(url)
+        found[person] = (
+            sorted(int(row["id"]) for row in response.json()["results"])
+            if response.status_code == 200
+            else response.status_code
+        )
+    own = sorted(Speaker.objects.filter(event=events[OWN]).values_list("pk", flat=True))
+    assert found == {
+        "anonymous": 302,
+        "attendee": 302,
+        "checkin": 302,
+        "viewer": own,
+        "editor": own,
+        "site admin": sorted(Speaker.objects.values_list("pk", flat=True)),
+    }
