@@ -406,3 +406,16 @@ def test_the_speaker_search_finds_only_the_persons_events(events: dict[str, Even
         "editor": own,
         "site admin": sorted(Speaker.objects.values_list("pk", flat=True)),
     }
+
+
+def test_team_members_log_in_to_the_admin_without_is_staff(events: dict[str, Event]) -> None:
+    said = {}
+    for role in ("viewer", "checkin"):
+        user = User.objects.create_user(f"{role}-x", f"{role}-x@example.org", "a long password 9")
+        add_member(events[OWN], user, role, by="command line")
+        response = Client().post(
+            "/admin/login/?next=/admin/",
+            {"username": user.username, "password": "a long password 9", "next": "/admin/"},
+        )
+        said[role] = (response.status_code, response.get("Location", ""))
+    assert said == {"viewer": (302, "/admin/"), "checkin": (200, "")}
