@@ -61,7 +61,8 @@ INSTALLED_APPS = [
     "confsched.web.accounts",
     "confsched.web.staff",
     # After our apps: our registration/* templates (log-in, password pages) win over its own.
-    "django.contrib.admin",
+    # Django's admin, with the site that lets event teams in (programme/admin_site.py).
+    "confsched.programme.apps.TeamAdminConfig",
 ]
 
 MIDDLEWARE = [

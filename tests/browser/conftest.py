@@ -219,14 +219,18 @@ def choose_zone(page, zone: str) -> None:  # noqa: ANN001 - a Playwright page
     page.locator("#tz").select_option(zone)
 
 
-def signed_in(context, site: str, username: str, *, is_staff: bool = False):  # noqa: ANN001, ANN201
-    """A new account `username` (staff when asked), signed in within the browser `context`
-    through a session cookie for `site`; returns the account."""
+def signed_in(context, site: str, username: str, *, role: str = ""):  # noqa: ANN001, ANN201
+    """A new account `username` (with `role` on the demo event when asked), signed in within
+    the browser `context` through a session cookie for `site`; returns the account."""
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.test import Client
 
-    user = User.objects.create_user(username, f"{username}@example.org", is_staff=is_staff)
+    from tests.teams import on_team
+
+    user = User.objects.create_user(username, f"{username}@example.org")
+    if role:
+        on_team(user, role)
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value

@@ -77,7 +77,10 @@ def _staff_context(new_context, live_url: str, **options: object):  # noqa: ANN0
     from django.test import Client
 
     client = Client()
-    client.force_login(User.objects.create_user("door", password="pw", is_staff=True))
+    from tests.teams import on_team
+
+    # An editor: check-in at the door, and the insight page the test visits after.
+    client.force_login(on_team(User.objects.create_user("door", password="pw"), "editor"))
     context = new_context(viewport=PHONE, **options)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     site = live_url.split("/pytorch-conference-europe-2026/")[0]

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE, TORCHJD, TORCHJD_KEY
 from tests.browser.test_accessibility import _serious
 from tests.browser.test_accessibility import axe_source as axe_source  # the module's fixture
+from tests.teams import on_team
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DURING = datetime(2026, 4, 7, 12, 0, tzinfo=UTC)  # 14:00 in Paris, after TorchJD's start
@@ -65,7 +66,7 @@ def test_rate_a_session_then_change_it_and_read_it_as_organizer_and_speaker(
     page.screenshot(path=str(SCREENSHOTS / "feedback-phone.png"), full_page=True)
 
     # The organizer: figures, the chart, the comment, and a speaker's private link made.
-    User.objects.filter(pk=user.pk).update(is_staff=True)
+    on_team(user, "editor")
     page.goto(demo_live + "feedback/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Feedback")
     expect(page.locator(".feedback-comment")).to_have_text(

@@ -128,7 +128,7 @@ def test_the_organizer_s_seats_pages_pass_axe(
 ) -> None:  # noqa: ANN001
     site = workshop.split("/pytorch-conference-europe-2026/")[0]
     context = new_context(viewport=PHONE)
-    signed_in(context, site, "boss", is_staff=True)
+    signed_in(context, site, "boss", role="editor")
     page = context.new_page()
     page.goto(workshop + "seats/")
     expect(page.locator("h1")).to_have_text("Seats")

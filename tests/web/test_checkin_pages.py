@@ -15,6 +15,7 @@ from confsched.agenda.reservations import reserve, set_seats
 from confsched.core import clock
 from confsched.programme.models import Event, Session
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +39,8 @@ def helion(demo_event: Event) -> Session:
 
 
 @pytest.fixture
-def staff(client: Client) -> Client:
-    client.force_login(User.objects.create_user("door", password="pw", is_staff=True))
+def staff(client: Client, demo_event: Event) -> Client:
+    client.force_login(on_team(User.objects.create_user("door", password="pw"), "checkin"))
     return client
 
 
@@ -217,6 +218,6 @@ def test_door_refuses_other_methods(staff: Client, helion: Session) -> None:
 
 def test_post_needs_csrf(helion: Session) -> None:
     client = Client(enforce_csrf_checks=True)
-    client.force_login(User.objects.create_user("door", password="pw", is_staff=True))
+    client.force_login(on_team(User.objects.create_user("door", password="pw"), "checkin"))
     assert client.post(DOOR, {"walk_in": "1"}).status_code == 403
     assert Reservation.objects.count() == 0

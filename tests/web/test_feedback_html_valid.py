@@ -14,6 +14,7 @@ from confsched.agenda import feedback
 from confsched.core import clock
 from confsched.programme.models import Event, Session, Speaker
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +24,10 @@ HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
 PAGE = f"/{DEMO_SLUG}/sessions/{TORCHJD}/feedback/"
 
 
-def _client(name: str, *, is_staff: bool = False) -> Client:
+def _client(name: str, *, role: str = "") -> Client:
     user = User.objects.create_user(name, f"{name}@example.org", "a fine password 7")
-    User.objects.filter(pk=user.pk).update(is_staff=is_staff)
+    if role:
+        on_team(user, role)
     client = Client()
     client.force_login(user)
     return client
@@ -55,7 +57,7 @@ def test_the_feedback_pages_are_valid_html(
     for name, rating in (("bo", 2), ("cy", 5)):
         user = User.objects.create_user(name, f"{name}@example.org", "x")
         feedback.give_feedback(user, helion, rating=rating, comment=f"From {name}")
-    staff = _client("boss", is_staff=True)
+    staff = _client("boss", role="editor")
     staff.post(f"/{DEMO_SLUG}/feedback/speakers/valerian-rey/link")
     pages["organizers"] = _html(staff.get(f"/{DEMO_SLUG}/feedback/"))
     token = feedback.speaker_link(Speaker.objects.get(event=demo_event, key="valerian-rey")).token

@@ -17,6 +17,7 @@ from confsched.agenda.models import Feedback, SpeakerFeedbackLink
 from confsched.core import clock
 from confsched.programme.models import Event, Session, Speaker
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +39,10 @@ def _text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", main)).split())
 
 
-def _client(name: str = "ada", *, is_staff: bool = False) -> Client:
+def _client(name: str = "ada", *, role: str = "") -> Client:
     user = User.objects.create_user(name, f"{name}@example.org", "a fine password 7")
-    if is_staff:
-        User.objects.filter(pk=user.pk).update(is_staff=True)
+    if role:
+        on_team(user, role)
     client = Client()
     client.force_login(user)
     return client
@@ -179,7 +180,7 @@ def test_the_staff_page_shows_figures_comments_and_links(demo_event: Event, duri
     for index, (rating, comment) in enumerate([(5, "Loved it"), (4, ""), (4, "Good")]):
         user = User.objects.create_user(f"u{index}", f"u{index}@example.org", "x")
         feedback.give_feedback(user, torchjd, rating=rating, comment=comment)
-    staff = _client("boss", is_staff=True)
+    staff = _client("boss", role="editor")
     response = staff.get(STAFF_PAGE)
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
@@ -259,7 +260,7 @@ def test_the_staff_page_costs_the_same_queries_however_much_feedback(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    staff = _client("boss", is_staff=True)
+    staff = _client("boss", role="editor")
     sessions = list(
         Session.objects.published()
         .select_related("event")

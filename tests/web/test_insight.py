@@ -12,6 +12,7 @@ from confsched.agenda.models import AgendaItem, VisitorStar
 from confsched.programme.insight import BAR_SPACE
 from confsched.programme.models import Event, Room, Session
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 
 URL = f"/{DEMO_SLUG}/insight/"
 HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"  # Master Stage, 11:00
@@ -39,9 +40,9 @@ def starred(demo_event, django_user_model):  # noqa: ANN001, ANN201 - pytest fix
 
 
 @pytest.fixture
-def staff(client, django_user_model):  # noqa: ANN001, ANN201 - pytest fixture
-    user = django_user_model.objects.create_user("boss", password="pw", is_staff=True)
-    client.force_login(user)
+def staff(client, django_user_model, demo_event):  # noqa: ANN001, ANN201 - pytest fixture
+    user = django_user_model.objects.create_user("boss", password="pw")
+    client.force_login(on_team(user, "viewer"))
     return client
 
 
@@ -130,13 +131,14 @@ def test_insight_svg_one_bar_per_session_and_slot(staff, starred) -> None:  # no
 @pytest.mark.django_db
 def test_insight_queries_bounded(staff, starred, django_assert_num_queries) -> None:  # noqa: ANN001
     staff.get(URL)  # warm what the first request loads once
-    # The session, the user, the event, the sessions, visitors' stars, the reservations.
-    with django_assert_num_queries(6):
+    # The session, the user, the person's roles, the event, the sessions, visitors' stars,
+    # the reservations.
+    with django_assert_num_queries(7):
         staff.get(URL)
     more = Session.objects.filter(event=starred).exclude(key=HELION)
     for session in more:
         VisitorStar.objects.create(visitor="v2", session=session)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         assert staff.get(URL).context["total_stars"] == 14 + 27
 
 

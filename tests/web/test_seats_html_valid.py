@@ -15,6 +15,7 @@ from confsched.agenda.reservations import reserve, set_seats
 from confsched.core import clock
 from confsched.programme.models import Event, Session
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,8 @@ HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
 
 def _client(name: str, *, staff: bool = False) -> Client:
     client = Client()
-    client.force_login(User.objects.get_or_create(username=name, is_staff=staff)[0])
+    user = User.objects.get_or_create(username=name)[0]
+    client.force_login(on_team(user, "editor") if staff else user)
     return client
 
 

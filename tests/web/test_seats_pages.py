@@ -16,6 +16,7 @@ from confsched.agenda.models import ReminderSetting, Reservation
 from confsched.agenda.services import agenda_links
 from confsched.programme.models import Event, Session
 from tests.conftest import DEMO_SLUG
+from tests.teams import on_team
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,9 @@ def workshop(demo_event: Event) -> Session:
 
 
 def _person(name: str, *, staff: bool = False) -> tuple[User, Client]:
-    user = User.objects.create_user(name, f"{name}@example.org", is_staff=staff)
+    user = User.objects.create_user(name, f"{name}@example.org")
+    if staff:
+        on_team(user, "editor")
     client = Client()
     client.force_login(user)
     return user, client

@@ -288,16 +288,51 @@ def test_every_event_page_is_in_the_navigation(
     ]  # fmt: skip
 
 
-def test_staff_see_insight_in_the_header_and_others_do_not(client: Client, demo_event) -> None:
+def test_team_members_see_their_pages_in_the_header_and_others_do_not(
+    client: Client, demo_event
+) -> None:
     from django.contrib.auth.models import User
 
+    from tests.teams import on_team
+
     base = f"/{DEMO_SLUG}/"
-    link = f'<a href="{base}insight/">Insight</a>'
+    link = f'<li><a href="{base}insight/">Insight</a></li>'
     attendee = User.objects.create_user("ada", "ada@example.org", "a fine password 7")
+    # is_staff alone opens no event any more: a role on it does (docs/teams.md).
     staff = User.objects.create_user("org", "org@example.org", "a fine password 7", is_staff=True)
+    viewer = on_team(
+        User.objects.create_user("vi", "vi@example.org", "a fine password 7"), "viewer"
+    )
     seen = []
-    for user in (None, attendee, staff):
+    for user in (None, attendee, staff, viewer):
         if user is not None:
             client.force_login(user)
         seen.append([link in _get(client, base + path) for path in ("", "grid/", "speakers/")])
-    assert seen == [[False, False, False], [False, False, False], [True, True, True]]
+    assert seen == [[False] * 3, [False] * 3, [False] * 3, [True] * 3]
+
+
+def _menu(html: str) -> list[str]:
+    found = re.search(r'<details class="staff-menu">.*?</details>', html, re.S)
+    return re.findall(r">([^<>]+)</a>", found.group(0)) if found else []
+
+
+def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_event) -> None:
+    from django.contrib.auth.models import User
+
+    from tests.teams import on_team
+
+    menus = {}
+    for role in ("owner", "editor", "viewer", "checkin"):
+        user = on_team(User.objects.create_user(role, f"{role}@example.org", "pw"), role)
+        client.force_login(user)
+        menus[role] = _menu(_get(client, f"/{DEMO_SLUG}/"))
+    client.force_login(User.objects.create_superuser("root", "root@example.org", "pw"))
+    menus["site admin"] = _menu(_get(client, f"/{DEMO_SLUG}/grid/"))
+    everything = ["Insight", "Seats", "Feedback", "Check-in", "Team", "Admin"]
+    assert menus == {
+        "owner": everything,
+        "editor": ["Insight", "Seats", "Feedback", "Check-in", "Admin"],
+        "viewer": ["Insight", "Seats", "Feedback", "Admin"],
+        "checkin": ["Check-in"],
+        "site admin": everything,
+    }

@@ -41,3 +41,8 @@ class ReaderFault(ParseError):
     parse_files turns any unexpected exception into this, so that an import never ends in a
     traceback; the fuzz harness counts these as defects to fix at their root.
     """
+
+
+class TeamError(ConfschedError):
+    """A team change that cannot be made (the last owner removed, an unknown person, a bad or
+    expired invitation link)."""

@@ -1,4 +1,6 @@
-"""Organizer screens. Edits here are plain model saves; imports go through load_programme."""
+"""Organizer screens. Edits here are plain model saves; imports go through load_programme.
+
+Every screen is scoped to the events the person's role opens (programme/admin_rights.py)."""
 
 from __future__ import annotations
 
@@ -14,19 +16,24 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import escape, format_html
 
+from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
 from confsched.programme.admin_import import embed_after_edit, import_view
+from confsched.programme.admin_rights import EventScoped, EventScopedInline
 from confsched.programme.models import (
     Event,
     Level,
     LinkKind,
     Room,
+    ScheduleVersion,
     Session,
     SessionLink,
     SessionSpeaker,
     Speaker,
+    TeamChange,
     Track,
 )
-from confsched.programme.services import record_edit, session_facts
+from confsched.programme.rights import Right
+from confsched.programme.services import actor_name, record_edit, session_facts
 
 
 class PlainLineEndsField(forms.CharField):
@@ -49,7 +56,10 @@ PLAIN_LINE_ENDS: dict[type[models.Field], dict[str, Any]] = {
 }
 
 
-class TouchesEvent(admin.ModelAdmin):
+ONLY_THEIRS = admin.RelatedOnlyFieldListFilter  # a filter lists only the rows one may see
+
+
+class TouchesEvent(EventScoped):
     """Edits move the event's `updated_at`, which retires cached pages and fragments of it."""
 
     formfield_overrides = PLAIN_LINE_ENDS
@@ -71,14 +81,18 @@ class TouchesEvent(admin.ModelAdmin):
         Event.objects.filter(pk__in=events).update(updated_at=timezone.now())
 
 
-def _only_event() -> Event | None:
-    """The event a new session belongs to when the site has just one."""
-    events = list(Event.objects.all()[:2])
+def _only_event(request: HttpRequest) -> Event | None:
+    """The event a new session belongs to when the person may edit just one."""
+    ids = event_ids_with(request.user, Right.PROGRAMME)
+    found = Event.objects.all() if ids is None else Event.objects.filter(pk__in=ids)
+    events = list(found[:2])
     return events[0] if len(events) == 1 else None
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(EventScoped):
+    event_path = "pk"
+    delete_right = Right.TEAM  # deleting an event: its owners (and site administrators)
     # The sync URL: a bare host name means https, as for speakers' pictures.
     formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "slug", "timezone", "start_date", "end_date", "insight_link")
@@ -86,6 +100,23 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
 
     readonly_fields = ("embed_snippet",)
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return is_site_admin(request.user)  # a new event has no team yet
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
+        # Owners (and site administrators) manage the team from the event's page too.
+        event = self.get_queryset(request).filter(pk=object_id).first()
+        team_url = (
+            reverse("web:team", args=[event.slug])
+            if event is not None and can(request.user, event, Right.TEAM)
+            else ""
+        )
+        extra = {**(extra_context or {}), "team_url": team_url}
+        return super().change_view(request, object_id, form_url, extra)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._may(request, Right.TEAM, obj)
 
     def get_urls(self) -> list[Any]:
         # The import page (programme/admin_import.py), linked from the change page's tools.
@@ -132,7 +163,7 @@ def embed_snippet_html(event: Event, *, url: str) -> str:
 class FacetAdmin(TouchesEvent):
     list_display = ("name", "event", "slug", "position")
     list_editable = ("position",)
-    list_filter = ("event",)
+    list_filter = (("event", ONLY_THEIRS),)
     search_fields = ("name",)
 
 
@@ -147,14 +178,14 @@ admin.site.register(Track, FacetAdmin)
 admin.site.register(Level, FacetAdmin)
 
 
-class SessionSpeakerInline(admin.TabularInline):
+class SessionSpeakerInline(EventScopedInline, admin.TabularInline):
     model = SessionSpeaker
     extra = 0
     formfield_overrides = PLAIN_LINE_ENDS
     autocomplete_fields = ("speaker",)
 
 
-class SessionLinkInline(admin.TabularInline):
+class SessionLinkInline(EventScopedInline, admin.TabularInline):
     """Slides, recordings and other pages; an import from a format with links replaces them."""
 
     model = SessionLink
@@ -170,7 +201,10 @@ class SessionAdmin(TouchesEvent):
     list_display = (
         "title", "star_count", "starts", "room", "kind", "track", "level", "needs_review",
     )  # fmt: skip
-    list_filter = ("event", "needs_review", "track", "level", "room", "has_slides")
+    list_filter = (
+        ("event", ONLY_THEIRS), "needs_review", ("track", ONLY_THEIRS), ("level", ONLY_THEIRS),
+        ("room", ONLY_THEIRS), "has_slides",
+    )  # fmt: skip
     list_select_related = ("event", "room", "track", "level")
     search_fields = ("title", "abstract", "key")
     date_hierarchy = "starts_at"
@@ -192,8 +226,8 @@ class SessionAdmin(TouchesEvent):
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         # Organizers read and type times in the event's own zone, not the server's UTC.
-        session = Session.objects.filter(pk=object_id).select_related("event").first()
-        event = session.event if session else _only_event()
+        session = self.get_queryset(request).filter(pk=object_id).select_related("event").first()
+        event = session.event if session else _only_event(request)
         if event is None:
             return super().changeform_view(request, object_id, form_url, extra_context)
         with timezone.override(event.zone):
@@ -207,7 +241,8 @@ class SessionAdmin(TouchesEvent):
         # The date drill-down groups by day in the current zone: the event's, when the list
         # holds one event's sessions, so that its days are the attendees' days.
         chosen = request.GET.get("event__id__exact", "")
-        event = Event.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else _only_event()
+        mine = events_with(request.user, Right.READ)
+        event = mine.filter(pk=int(chosen)).first() if chosen.isdigit() else _only_event(request)
         if event is None:
             return super().changelist_view(request, extra_context)
         with timezone.override(event.zone):
@@ -253,7 +288,7 @@ class SessionAdmin(TouchesEvent):
             updated.append("has_slides")
         if updated:
             session.save(update_fields=[*updated, "updated_at"])
-        record_edit(session, session._facts_before, editor=request.user.get_username())
+        record_edit(session, session._facts_before, editor=actor_name(request.user))
         if not change or {"title", "abstract"} & set(form.changed_data):
             # Once the edit is saved (the admin's own transaction commits).
             transaction.on_commit(lambda: embed_after_edit(request, session.event))
@@ -264,6 +299,35 @@ class SpeakerAdmin(TouchesEvent):
     # Avatars are links to other sites; a bare host name means https, as Django 6 will assume.
     formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "company", "position", "event")
-    list_filter = ("event",)
+    list_filter = (("event", ONLY_THEIRS),)
     search_fields = ("name", "company")
     readonly_fields = ("key",)
+
+
+class HistoryAdmin(EventScoped):
+    """Read only for everyone: what was done, when, and by whom."""
+
+    list_filter = (("event", ONLY_THEIRS),)
+    list_select_related = ("event",)
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ScheduleVersion)
+class ScheduleVersionAdmin(HistoryAdmin):
+    # Each import, sync and edit made one; "by" is an account or "command line".
+    list_display = ("number", "event", "created_at", "by", "source", "summary")
+    search_fields = ("source", "summary", "by")
+
+
+@admin.register(TeamChange)
+class TeamChangeAdmin(HistoryAdmin):
+    list_display = ("created_at", "event", "by", "description")
+    search_fields = ("description", "by")

@@ -19,16 +19,23 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS
+from confsched.programme.access import can
 from confsched.programme.models import Event
+from confsched.programme.rights import Right
 from confsched.programme.semantic import IN_REQUEST, refresh_embeddings
-from confsched.programme.services import ImportOptions, LoadReport, files_digest, import_files
+from confsched.programme.services import (
+    ImportOptions,
+    LoadReport,
+    actor_name,
+    files_digest,
+    import_files,
+)
 
 SESSION_KEY = "confsched_imports"
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
@@ -110,11 +117,11 @@ def import_view(request: HttpRequest, object_id: str, *, model_admin: Any) -> Ht
 
 
 def _event(request: HttpRequest, object_id: str, *, model_admin: Any) -> Event:
+    """The event, when the person may import into it (Right.PROGRAMME); else a 404, whether
+    the event exists or not."""
     event = model_admin.get_object(request, object_id)
-    if event is None:
-        raise Http404(f"No event with the id {object_id!r}.")
-    if not model_admin.has_change_permission(request, event):
-        raise PermissionDenied
+    if event is None or not can(request.user, event, Right.PROGRAMME):
+        raise Http404(f"No event with the id {object_id!r} to import into.")
     return event
 
 
@@ -187,7 +194,7 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
         accept_new_keys=kept.get("new_keys", False),
     )  # fmt: skip
     try:
-        report = import_files(event, files, options=options)
+        report = import_files(event, files, options=options, by=actor_name(request.user))
     except ConfschedError as exc:
         return _refuse(request, event, token, model_admin=model_admin, error=str(exc))
     _forget(request, token)

@@ -20,6 +20,11 @@ from django.urls import reverse
 
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
+from confsched.programme.team_models import (  # noqa: F401 - the app's models, kept apart
+    Invitation,
+    TeamChange,
+    TeamMember,
+)
 
 
 def uid_domain_for(slug: str) -> str:
@@ -401,6 +406,8 @@ class ScheduleVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
     summary = models.CharField(max_length=300)
+    # Who: the account's username, or "command line"; empty for versions older than teams.
+    by = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["-number"]

@@ -21,6 +21,7 @@ from confsched.web.site import views as site
 from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
+from confsched.web.staff import team as staff_team
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
 
@@ -159,4 +160,7 @@ urlpatterns = [
         staff_checkin.checkin_session,
         name="checkin_session",
     ),
+    # The event's team: owners manage it; an invitation's link (web/staff/team.py).
+    path("<slug:event>/team/", staff_team.team, name="team"),
+    path("<slug:event>/team/join/<str:token>/", staff_team.join, name="team_join"),
 ]

@@ -12,6 +12,16 @@ from confsched.programme.services.importing import ImportOptions, files_digest, 
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.sync import sync_event
+from confsched.programme.services.teams import (
+    accept_invitation,
+    actor_name,
+    add_member,
+    find_person,
+    invitation_from_token,
+    invite,
+    remove_member,
+    withdraw_invitation,
+)
 from confsched.programme.services.validation import validate_programme
 from confsched.programme.services.versions import record_edit, session_facts
 
@@ -19,14 +29,22 @@ __all__ = [
     "ImportOptions",
     "LoadReport",
     "create_event",
+    "accept_invitation",
+    "actor_name",
+    "add_member",
     "files_digest",
+    "find_person",
     "import_files",
+    "invitation_from_token",
+    "invite",
     "load_programme",
     "lock_imports",
     "record_edit",
+    "remove_member",
     "render_export",
     "session_facts",
     "snapshot",
     "sync_event",
     "validate_programme",
+    "withdraw_invitation",
 ]

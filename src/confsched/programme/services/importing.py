@@ -48,6 +48,7 @@ def import_files(
     options: ImportOptions = ImportOptions(),  # noqa: B008 - frozen, never mutated
     source: str = "",
     is_dry_run: bool = False,
+    by: str = "",
 ) -> LoadReport:
     """Load the files into the event; with `is_dry_run`, the same report and nothing written.
 
@@ -65,7 +66,7 @@ def import_files(
         with transaction.atomic():
             report = load_programme(
                 event, programme, source=source, is_complete=not options.is_partial,
-                accept_new_keys=options.accept_new_keys,
+                accept_new_keys=options.accept_new_keys, by=by,
             )  # fmt: skip
             Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
             if is_dry_run:

@@ -102,6 +102,7 @@ def load_programme(
     is_complete: bool = True,
     progress: Callable[[int, int], None] | None = None,
     accept_new_keys: bool = False,
+    by: str = "",
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -110,7 +111,8 @@ def load_programme(
     deleted, so that attendees' stars keep pointing at it. Any change makes a new
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
     none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
-    (see refuse_new_identities).
+    (see refuse_new_identities). `by` names who did it for the history: an account's
+    username, or "command line".
     """
     lock_imports(event.slug)
     # What an import that held the lock before this one left, not what the caller read.
@@ -289,7 +291,7 @@ def load_programme(
                     Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
                 )
     if changes:
-        report.version = record_version(event, changes, source=source or "import")
+        report.version = record_version(event, changes, source=source or "import", by=by)
     for pk, (_, seats) in seats_now.items():
         Session.objects.filter(pk=pk).update(seats=seats)
     if seats_now:

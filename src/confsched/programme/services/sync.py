@@ -8,9 +8,10 @@ from __future__ import annotations
 from confsched.interchange.fetch import fetch_url
 from confsched.programme.models import Event
 from confsched.programme.services.importing import files_digest, import_files
+from confsched.programme.team_models import COMMAND_LINE
 
 
-def sync_event(event: Event, *, allow_private: bool) -> str:
+def sync_event(event: Event, *, allow_private: bool, by: str = COMMAND_LINE) -> str:
     """Fetch the event's sync URL conditionally and import what changed; a line saying what."""
     headers = {}
     if event.sync_etag:
@@ -24,7 +25,7 @@ def sync_event(event: Event, *, allow_private: bool) -> str:
     if files_digest(files) == event.import_digest:
         line = "unchanged (the same content as last imported)"
     else:
-        report = import_files(event, files, source=f"sync: {event.sync_url}")
+        report = import_files(event, files, source=f"sync: {event.sync_url}", by=by)
         line = (
             f"{len(report.created)} sessions created, {len(report.updated)} updated, "
             f"{report.unchanged} unchanged, {len(report.cancelled)} cancelled, "

@@ -86,12 +86,14 @@ def record_edit(
     if not found:
         return None
     changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
-    version = record_version(session.event, changes, source=f"edit by {editor}")
+    version = record_version(session.event, changes, source=f"edit by {editor}", by=editor)
     session.event.save(update_fields=["updated_at"])
     return version
 
 
-def record_version(event: Event, changes: list[Change], *, source: str) -> ScheduleVersion:
+def record_version(
+    event: Event, changes: list[Change], *, source: str, by: str = ""
+) -> ScheduleVersion:
     """A new version holding `changes`, numbered after the event's last one."""
     last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
     counts = Counter(change.kind for change in changes)
@@ -99,8 +101,9 @@ def record_version(event: Event, changes: list[Change], *, source: str) -> Sched
         f"{counts[kind]} {ChangeKind(kind).label.lower()}" for kind in ChangeKind if counts[kind]
     )
     version = ScheduleVersion.objects.create(
-        event=event, number=(last["number__max"] or 0) + 1, source=source[:300], summary=summary
-    )
+        event=event, number=(last["number__max"] or 0) + 1, source=source[:300],
+        summary=summary, by=by[:150],
+    )  # fmt: skip
     for change in changes:
         change.version = version
     Change.objects.bulk_create(changes)

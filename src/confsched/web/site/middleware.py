@@ -9,6 +9,9 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import Resolver404, resolve
 
+from confsched.programme.access import can
+from confsched.programme.models import Event
+from confsched.programme.rights import Right
 from confsched.web.site.pages import unknown_zone_page
 from confsched.web.site.views import API_PREFIX
 from confsched.web.site.zones import UnknownZoneError
@@ -36,8 +39,9 @@ class RequestBodyLimitMiddleware:
     length is checked without reading a byte. A body without one (chunked) is read up to one
     byte past the limit and either refused or handed on from memory.
 
-    Staff posting to the admin's import page may send up to CONFSCHED_MAX_IMPORT_BYTES (a
-    programme of 5,000 sessions is about 10 MB). So the middleware sits after the session and
+    Organizers who may import into the event (Right.PROGRAMME) posting to the admin's import
+    page may send up to CONFSCHED_MAX_IMPORT_BYTES (a programme of 5,000 sessions is about
+    10 MB). So the middleware sits after the session and
     authentication ones, which read no body; CSRF reads it only in process_view, later.
     """
 
@@ -74,8 +78,13 @@ def _over(declared: str, limit: int) -> bool:
     return len(digits) > len(str(limit)) or int(digits or "0") > limit
 
 
+def _digits(text: str) -> int:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
+
+
 def _staff_import_limit(request: HttpRequest, limit: int) -> int:
-    """The import limit for a staff member's POST to the import page, else `limit`."""
+    """The import limit for a POST to the import page by a person who may import into that
+    event, else `limit`."""
     if request.method != "POST":
         return limit
     try:
@@ -83,7 +92,11 @@ def _staff_import_limit(request: HttpRequest, limit: int) -> int:
     except Resolver404:
         return limit
     user = getattr(request, "user", None)
-    if match.view_name != IMPORT_VIEW or not (user and user.is_active and user.is_staff):
+    if match.view_name != IMPORT_VIEW or user is None or not user.is_authenticated:
+        return limit
+    # Only someone who may import into that event (Right.PROGRAMME) may send that much.
+    event = Event.objects.filter(pk=_digits(match.kwargs.get("object_id", ""))).first()
+    if event is None or not can(user, event, Right.PROGRAMME):
         return limit
     return max(limit, settings.CONFSCHED_MAX_IMPORT_BYTES)
 

@@ -1,5 +1,5 @@
-"""Check-in at the door (staff only): today's and upcoming sessions with seats, and one
-session's door page where a code is typed or scanned and walk-ins are counted.
+"""Check-in at the door (the event's team, Right.CHECKIN): today's and upcoming sessions with
+seats, and one session's door page where a code is typed or scanned and walk-ins are counted.
 
 A plain form does everything (the whole page comes back with the answer); htmx only swaps
 the answer and the counts, and checkin.js adds the camera where the browser can read QR
@@ -22,8 +22,9 @@ from confsched.agenda.checkin import CheckInResult
 from confsched.agenda.reservations import Seats, seat_counts
 from confsched.core import clock
 from confsched.programme.models import Event, Session
+from confsched.programme.rights import Right
+from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
-from confsched.web.staff.views import staff_event
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -53,7 +54,7 @@ def door_sessions(event: Event, *, now: datetime) -> tuple[list[Session], list[S
 
 @require_safe
 def checkin_index(request: HttpRequest, event: str) -> HttpResponse:
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.CHECKIN)
     if isinstance(found, HttpResponse):
         return found
     booked, open_entry = door_sessions(found, now=clock.now())
@@ -76,7 +77,7 @@ def _door_session(event: Event, key: str) -> Session:
 @require_http_methods(["GET", "HEAD", "POST"])
 def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """GET: the door page. POST `code`: check it in; POST `walk_in`: admit a walk-in."""
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.CHECKIN)
     if isinstance(found, HttpResponse):
         return found
     session = _door_session(found, key)

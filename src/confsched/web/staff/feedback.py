@@ -1,5 +1,6 @@
-"""Feedback for organizers (staff only): each session's count, average and distribution (a
-chart and a table), every comment, and each speaker's private feedback link.
+"""Feedback for organizers: each session's count, average and distribution (a chart and a
+table), every comment, and each speaker's private feedback link. The event's team reads it
+(Right.READ); a new speaker link needs Right.PROGRAMME.
 
 Bounded: one query for the sessions, one for the ratings counted, one for the comments, one
 for the speakers with their sessions and one for their links, whatever the programme's size.
@@ -18,9 +19,10 @@ from django.views.decorators.http import require_POST, require_safe
 from confsched.agenda import feedback as feedback_service
 from confsched.agenda.feedback_chart import distribution_svg
 from confsched.programme.models import Speaker
+from confsched.programme.rights import Right
+from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
-from confsched.web.staff.views import staff_event  # the same door as insight's
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class SpeakerRow:
 
 @require_safe
 def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.READ)
     if isinstance(found, HttpResponse):
         return found
     sessions = feedback_service.event_feedback(found)
@@ -81,7 +83,7 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
 @require_POST
 def feedback_speaker_link(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """Make the speaker's private link, or a new one in place of the old (which stops working)."""
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.PROGRAMME)
     if isinstance(found, HttpResponse):
         return found
     speaker = Speaker.objects.filter(event=found, key=key).first()

@@ -1,6 +1,7 @@
-"""Seats for organizers (staff only): per session the confirmed, the waitlist and the free seats;
-a session's list (as a page and as CSV); forcing a person in, taking one off, changing the
-number of seats. Every change goes through agenda/reservations.py, under the session's lock."""
+"""Seats for organizers: per session the confirmed, the waitlist and the free seats; a
+session's list (as a page and as CSV); forcing a person in, taking one off, changing the number
+of seats. The event's team reads them (Right.READ); changes need Right.SEATS. Every change goes
+through agenda/reservations.py, under the session's lock."""
 
 from __future__ import annotations
 
@@ -19,15 +20,16 @@ from confsched.agenda.models import Reservation
 from confsched.agenda.reservations import ReservationError
 from confsched.interchange.csv.write import guard_cell
 from confsched.programme.models import Event, Session
+from confsched.programme.rights import Right
+from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
-from confsched.web.staff.views import staff_event
 
 
 @require_safe
 def seats_overview(request: HttpRequest, event: str) -> HttpResponse:
     """Every session that takes reservations, with its seats as counted now."""
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.READ)
     if isinstance(found, HttpResponse):
         return found
     sessions = list(
@@ -46,9 +48,9 @@ def seats_overview(request: HttpRequest, event: str) -> HttpResponse:
 
 
 def _staff_session(
-    request: HttpRequest, event: str, key: str
+    request: HttpRequest, event: str, key: str, *, need: Right
 ) -> tuple[Event, Session] | HttpResponse:
-    found = staff_event(request, event)
+    found = event_for(request, event, need=need)
     if isinstance(found, HttpResponse):
         return found
     session = Session.objects.filter(event=found, key=key).select_related("room").first()
@@ -76,7 +78,9 @@ def _listed(session: Session) -> tuple[list[Reservation], list[Reservation]]:
 @require_http_methods(["GET", "HEAD", "POST"])
 def session_reservations(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """One session's list: who holds a seat, who waits, in order; and the organizer's changes."""
-    found = _staff_session(request, event, key)
+    # Reading the list is Right.READ; changing it (a POST) is Right.SEATS.
+    need = Right.SEATS if request.method == "POST" else Right.READ
+    found = _staff_session(request, event, key, need=need)
     if isinstance(found, HttpResponse):
         return found
     event_row, session = found
@@ -154,7 +158,7 @@ def _change(request: HttpRequest, session: Session) -> str:
 @require_safe
 def session_reservations_csv(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """The list as CSV, in order: for printing at the door or a spreadsheet."""
-    found = _staff_session(request, event, key)
+    found = _staff_session(request, event, key, need=Right.READ)
     if isinstance(found, HttpResponse):
         return found
     _, session = found

@@ -1,5 +1,5 @@
-"""Insight for organizers (staff only): stars against room capacity and demand per time slot,
-and per session the stars, reservations, waitlist, check-ins and seats.
+"""Insight for organizers (the event's team, Right.READ): stars against room capacity and
+demand per time slot, and per session the stars, reservations, waitlist, check-ins and seats.
 
 Not stenciled: it is for a few staff and changes with every star. Bounded: one query for the
 sessions with their account stars counted, one for visitors' stars counted, one for the
@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
@@ -30,7 +29,9 @@ from confsched.programme.insight import (
     slot_demands,
 )
 from confsched.programme.models import Event, Session
-from confsched.web.site.pages import event_or_404, event_page
+from confsched.programme.rights import Right
+from confsched.web.site.doors import event_for
+from confsched.web.site.pages import event_page
 from confsched.web.site.zones import viewer_zone
 
 # The public "likely full" mark may lag the stars by this long: one aggregate a minute per
@@ -70,15 +71,6 @@ def likely_full_session_keys(event: Event) -> frozenset[str]:
         found = likely_full_keys(session_stars(event), attendees_per_star=event.attendees_per_star)
         cache.set(key, found, LIKELY_FULL_SECONDS)
     return frozenset(found)
-
-
-def staff_event(request: HttpRequest, slug: str) -> Event | HttpResponse:
-    """The event for staff; the login page for visitors; 404 for anyone else (no hint it exists)."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not request.user.is_staff:
-        raise Http404("No such page")
-    return event_or_404(slug)
 
 
 @dataclass(frozen=True)
@@ -125,7 +117,7 @@ def seat_rows(rows: list[SessionStars], figures: dict[int, Seats]) -> list[SeatR
 
 @require_safe
 def insight(request: HttpRequest, event: str) -> HttpResponse:
-    found = staff_event(request, event)
+    found = event_for(request, event, need=Right.READ)
     if isinstance(found, HttpResponse):
         return found
     rows = session_stars(found)

@@ -23,6 +23,7 @@ from confsched.programme.services import (
     load_programme,
     lock_imports,
 )
+from confsched.programme.team_models import COMMAND_LINE
 
 
 class Command(BaseCommand):
@@ -133,7 +134,7 @@ class Command(BaseCommand):
                     report = load_programme(
                         event, programme, source="import: " + ", ".join(n for n, _ in files),
                         is_complete=not options["partial"],
-                        accept_new_keys=options["accept_new_keys"],
+                        accept_new_keys=options["accept_new_keys"], by=COMMAND_LINE,
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
                 Event.objects.filter(pk=event.pk).update(import_digest=digest)

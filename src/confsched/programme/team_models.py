@@ -1,0 +1,68 @@
+"""Teams as stored: who holds which role on which event, invitations out, and the team's
+history (who changed what, by whom). Imported by programme/models.py, the app's models."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from confsched.programme.rights import Role
+
+# Who did it, when no account did: a command typed on the server.
+COMMAND_LINE = "command line"
+
+
+class TeamMember(models.Model):
+    """One person's role on one event (one role per person and event)."""
+
+    event = models.ForeignKey("programme.Event", on_delete=models.CASCADE, related_name="team")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="team_one_role_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) on {self.event_id}"
+
+
+class Invitation(models.Model):
+    """An invitation mailed to `email` for `role`; the mail's signed link names its pk."""
+
+    event = models.ForeignKey(
+        "programme.Event", on_delete=models.CASCADE, related_name="invitations"
+    )
+    email = models.EmailField()
+    role = models.CharField(max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    invited_by = models.CharField(max_length=150, help_text="A username, or 'command line'")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.role})"
+
+
+class TeamChange(models.Model):
+    """One change to a team, for the history: what, to whom, by whom."""
+
+    event = models.ForeignKey(
+        "programme.Event", on_delete=models.CASCADE, related_name="team_changes"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=150, help_text="A username, or 'command line'")
+    description = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.description

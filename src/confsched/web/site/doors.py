@@ -1,0 +1,28 @@
+"""The one door to organizers' pages: the event, if the person holds the right on it.
+
+Every staff view starts with `event_for(request, slug, need=Right.X)` and uses only the event
+it returns, so no view can reach an event's private data without the check. Anyone without the
+right gets what any visitor gets: the log-in page when signed out, a 404 when signed in (no
+hint that the page, or the event, exists).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+
+from confsched.programme.access import can_on_slug
+from confsched.programme.models import Event
+from confsched.programme.rights import Right
+from confsched.web.site.pages import event_or_404
+
+
+def event_for(request: HttpRequest, slug: str, *, need: Right) -> Event | HttpResponse:
+    """The event `slug` when the signed-in person holds `need` on it; else the log-in page
+    (signed out) or a 404 (signed in)."""
+    user = request.user
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_on_slug(user, slug, need):
+        raise Http404("No such page")
+    return event_or_404(slug)

@@ -1,0 +1,150 @@
+"""The team page (owners: Right.TEAM): who holds which role, invitations out, what changed;
+inviting by email, changing a role, removing a member, withdrawing an invitation. And the
+page an invitation's link opens, where the invited person accepts after logging in or
+signing up (the link is the `next` of both, so it survives the round trip).
+
+Every write is programme/services/teams.py's; a refused change comes back as the page with
+the reason (400), a done one as a redirect with one line saying what happened.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from confsched.core.errors import TeamError
+from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
+from confsched.programme.rights import DESCRIPTIONS, Right, Role, parse_role
+from confsched.programme.services import (
+    accept_invitation,
+    actor_name,
+    add_member,
+    invitation_from_token,
+    invite,
+    remove_member,
+    withdraw_invitation,
+)
+from confsched.web.site.doors import event_for
+from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.private import keep_private
+
+HISTORY_SHOWN = 20
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def team(request: HttpRequest, event: str) -> HttpResponse:
+    found = event_for(request, event, need=Right.TEAM)
+    if isinstance(found, HttpResponse):
+        return found
+    message, status = "", 200
+    if request.method == "POST":
+        try:
+            message = _change(request, found)
+        except TeamError as exc:
+            message, status = str(exc), 400
+        if status == 200:
+            request.session["team_message"] = message
+            return redirect(reverse("web:team", kwargs={"event": found.slug}))
+    else:
+        message = request.session.pop("team_message", "")
+    members = list(
+        TeamMember.objects.filter(event=found).select_related("user").order_by("user__username")
+    )
+    response = event_page(
+        request, "confsched/team.html", event=found, status=status, members=members,
+        invitations=Invitation.objects.filter(event=found, accepted_at__isnull=True),
+        changes=TeamChange.objects.filter(event=found)[:HISTORY_SHOWN],
+        roles=[(role.value, role.label, DESCRIPTIONS[role]) for role in Role],
+        message=message, is_error=status != 200, typed=request.POST.get("email", ""),
+        typed_role=request.POST.get("role", Role.VIEWER.value),
+    )  # fmt: skip
+    return keep_private(response)
+
+
+def _role(request: HttpRequest) -> Role:
+    try:
+        return parse_role(request.POST.get("role", ""))
+    except ValueError as exc:
+        raise TeamError(str(exc)) from None
+
+
+def _member(request: HttpRequest, event: Event) -> TeamMember:
+    number = request.POST.get("member", "")
+    member = (
+        TeamMember.objects.filter(event=event, pk=number).select_related("user").first()
+        if number.isascii() and number.isdigit()
+        else None
+    )
+    if member is None:
+        raise TeamError("That person is no longer in the team.")
+    return member
+
+
+def _change(request: HttpRequest, event: Event) -> str:
+    """Carry out the owner's form; the sentence that says what happened."""
+    action = request.POST.get("action", "")
+    by = actor_name(request.user)
+    if action == "invite":
+        role = _role(request)
+        email = request.POST.get("email", "").strip()
+        invite(event, email, role, by=by, link_for=lambda token: _join_url(request, event, token))
+        return f"Invitation mailed to {email} ({role.label.lower()}); the link works for 7 days."
+    if action == "role":
+        member, role = _member(request, event), _role(request)
+        add_member(event, member.user, role, by=by)
+        return f"{member.user.get_username()} is now {role.label.lower()}."
+    if action == "remove":
+        member = _member(request, event)
+        remove_member(event, member.user, by=by)
+        return f"{member.user.get_username()} is no longer in the team."
+    if action == "withdraw":
+        number = request.POST.get("invitation", "")
+        invitation = Invitation.objects.filter(
+            event=event, accepted_at__isnull=True, pk=number if number.isdigit() else 0
+        ).first()
+        if invitation is None:
+            raise TeamError("That invitation was already accepted or withdrawn.")
+        withdraw_invitation(invitation, by=by)
+        return f"The invitation of {invitation.email} is withdrawn; its link no longer works."
+    raise TeamError(f"Unknown change {action!r}.")
+
+
+def _join_url(request: HttpRequest, event: Event, token: str) -> str:
+    return request.build_absolute_uri(
+        reverse("web:team_join", kwargs={"event": event.slug, "token": token})
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def join(request: HttpRequest, event: str, token: str) -> HttpResponse:
+    """An invitation's link: log in or sign up first (the link is their `next`), then accept."""
+    found = event_or_404(event)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        invitation = invitation_from_token(token)
+        if invitation.event_id != found.pk:
+            raise TeamError("This invitation is for another event.")
+    except TeamError as exc:
+        page = event_page(request, "confsched/team_join.html", event=found, error=str(exc),
+                          status=400)  # fmt: skip
+        return keep_private(page)
+    if request.method == "POST":
+        try:
+            member = accept_invitation(invitation, request.user)
+        except TeamError as exc:
+            page = event_page(request, "confsched/team_join.html", event=found, error=str(exc),
+                              status=400)  # fmt: skip
+            return keep_private(page)
+        role = Role(member.role)
+        target = "web:checkin" if role == Role.CHECKIN else "web:schedule"
+        return redirect(reverse(target, kwargs={"event": found.slug}))
+    role = Role(invitation.role)
+    page = event_page(
+        request, "confsched/team_join.html", event=found, invitation=invitation,
+        role_label=role.label.lower(), role_description=DESCRIPTIONS[role],
+    )  # fmt: skip
+    return keep_private(page)
