@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
 from confsched.programme.models import Event
+from confsched.web.site.languages import use_event_language
 from confsched.web.site.private import keep_private
 
 # The same icon as static/confsched/icon.svg, as a .ico (16, 32 and 48 px) for what asks for
@@ -69,6 +70,8 @@ def _error_page(
     request: HttpRequest, *, status: int, heading: str, message: str, event: Event | None = None,
     is_database_up: bool = True,
 ) -> HttpResponse:  # fmt: skip
+    if event is not None:
+        use_event_language(event)
     if request.path.startswith(API_PREFIX):
         response: HttpResponse = JsonResponse({"detail": message}, status=status)
     else:
