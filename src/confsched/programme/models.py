@@ -169,13 +169,13 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("web:schedule", kwargs={"event": self.slug})
+
     @property
     def offered_languages(self) -> list[str]:
         """The languages attendees may read the pages in, the default first."""
         return list(dict.fromkeys([self.default_language, *language_code_list(self.languages)]))
-
-    def get_absolute_url(self) -> str:
-        return reverse("web:schedule", kwargs={"event": self.slug})
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

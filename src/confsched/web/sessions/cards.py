@@ -12,8 +12,8 @@ from confsched.programme import queries
 from confsched.web.sessions.og_image import Card, CardImage, render_card
 from confsched.web.sessions.templatetags.link_previews import event_card, session_card
 from confsched.web.site.calendars import conditional_response, event_etag
-from confsched.web.site.pages import event_or_404
 from confsched.web.site.languages import page_language
+from confsched.web.site.pages import event_or_404
 from confsched.web.site.stencils import kept
 
 

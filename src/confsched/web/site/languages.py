@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods
 from confsched.programme.models import Event
 
 SESSION_KEY = "confsched_language"
+API_PREFIX = "/api/"
 # The request being answered, for `use_event_language` (the views find the event, not this).
 _current: ContextVar[HttpRequest | None] = ContextVar("confsched_request", default=None)
 
@@ -91,6 +92,8 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(API_PREFIX):  # the API speaks English, as its schema
+            return self.get_response(request)
         _activate(request, site_languages(), settings.LANGUAGE_CODE)
         token = _current.set(request)
         try:
@@ -129,6 +132,7 @@ def choose_language(request: HttpRequest) -> HttpResponse:
 def page_language() -> str:
     """The language the page being built is in (a part of every kept page's key)."""
     return translation.get_language() or settings.LANGUAGE_CODE
+
 
 # Names programmes use for a language, in English and in the language itself.
 _NAMES = {

@@ -30,8 +30,8 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
-from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.languages import page_language
+from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import kept
 from confsched.web.site.zones import ViewerZone, viewer_zone
 from confsched.web.venue.printing import Pdf, render_pdf, room_name, timetable_for_day

@@ -1,7 +1,9 @@
 from django import template
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from confsched.web.site.languages import language_name, other_language
+from confsched.web.site.script_strings import script_strings_json
 
 register = template.Library()
 
@@ -24,3 +26,10 @@ def language_picker(context: template.Context) -> dict[str, object]:
         "current": current,
         "options": [(code, language_name(code)) for code in offered] if len(offered) > 1 else [],
     }
+
+
+@register.simple_tag
+def script_strings_attribute() -> SafeString:
+    """` data-strings="{…}"` with the scripts' words in the page's language; "" in English."""
+    strings = script_strings_json()
+    return format_html(' data-strings="{}"', strings) if strings else mark_safe("")
