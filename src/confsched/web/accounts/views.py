@@ -39,7 +39,9 @@ MAX_NESTED_NEXT = 3
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        required=True, help_text=gettext_lazy("For resetting your password; never shown.")
+        required=True,
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy("For resetting your password; never shown."),
     )
 
     class Meta(UserCreationForm.Meta):

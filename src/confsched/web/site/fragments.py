@@ -16,10 +16,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.html import escape
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from confsched.programme.models import Event, Session
 from confsched.web.site.languages import page_language
