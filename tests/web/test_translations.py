@@ -80,12 +80,21 @@ VISITOR_PAGES = {
     "login, event frame": f"/accounts/login/?next={BASE}agenda/",
     "signup, event frame": f"/accounts/signup/?next={BASE}",
     "password reset": "/accounts/password/reset/",
+    "favourites": BASE + "agenda/favourites/",
+    "people": BASE + "people/",
+    "people, searched": BASE + "people/?q=nobody",
+    "who's going": f"{BASE}sessions/{TORCHJD}/going/",
+    "seat, visitor": f"{BASE}sessions/{TORCHJD}/seat/",
+    "feedback, visitor": f"{BASE}sessions/{TORCHJD}/feedback/",
 }
 SIGNED_IN_PAGES = {
     "agenda with stars": BASE + "agenda/",
     "session starred": f"{BASE}sessions/{TORCHJD}/",
     "password change": f"/accounts/password/change/?next={BASE}",
     "account deletion": f"/accounts/delete/?next={BASE}",
+    "favourites, signed in": BASE + "agenda/favourites/",
+    "profile": BASE + "profile/",
+    "feedback, signed in": f"{BASE}sessions/{TORCHJD}/feedback/",
 }
 ERROR_PAGES = {
     "404": (BASE + "sessions/no-such-session/", 404),
