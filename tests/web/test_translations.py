@@ -50,7 +50,19 @@ SAME_IN = {
         "Page",
         "Programme",
     },
-    "de": {"Session", "Sessions", "Version", "PDF", "confsched", "Feedback", "Link", "Video"},
+    "de": {
+        "Session",
+        "Sessions",
+        "Version",
+        "PDF",
+        "confsched",
+        "Feedback",
+        "Link",
+        "Links",
+        "Video",
+        "in",
+        "Giggity",
+    },
 }
 # The attendee pages, by kind (tests/web/test_html_valid.py has every page kind).
 VISITOR_PAGES = {
