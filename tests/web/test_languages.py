@@ -4,6 +4,7 @@ else the event's default; dates and times follow it; kept pages are one build pe
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -211,3 +212,23 @@ def test_event_languages_must_have_translations(demo_event: Event) -> None:
     demo_event.default_language = "fr"
     demo_event.full_clean()
     assert demo_event.offered_languages == ["fr", "de"]
+
+
+def test_pages_in_french_and_german_are_valid_html(
+    client: Client, multilingual: Event, tmp_path: Path
+) -> None:
+    """The W3C checker on the pages with the language picker, in each language."""
+    from tests.web.test_html_valid import _errors
+
+    pages = {}
+    for language in ("fr", "de"):
+        for kind, url in {
+            "list": BASE, "grid": BASE + "grid/", "session": f"{BASE}sessions/{TORCHJD}/",
+            "speakers": BASE + "speakers/", "now": BASE + "now/", "agenda": BASE + "agenda/",
+            "print day": BASE + "print/2026-04-07/", "embed": BASE + "embed/",
+            "about": "/about/", "login": f"/accounts/login/?next={BASE}",
+        }.items():  # fmt: skip
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 200, url
+            pages[f"{kind} ({language})"] = response.content.decode()
+    assert _errors(pages, tmp_path) == []
