@@ -82,7 +82,11 @@ def use_event_language(event: Event) -> None:
     request = _current.get()
     if request is not None and getattr(request, "page_event", None) != event.pk:
         request.page_event = event.pk  # type: ignore[attr-defined]
-        _activate(request, event.offered_languages, event.default_language)
+        # Only languages the site has a catalogue for (a code saved before its .mo was removed
+        # would name a page "xx" written in English).
+        offered = [code for code in event.offered_languages if code in site_languages()]
+        default = event.default_language if event.default_language in offered else "en"
+        _activate(request, offered or [default], default)
 
 
 class LanguageMiddleware:
