@@ -9,7 +9,7 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium axe vnu screenshots clean
+.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium axe vnu gettext messages screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,7 @@ var/secret_key:
 run: install var/secret_key
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
-		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --if-new \
+		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --languages en,fr,de --if-new \
 		$(DEMO_FILES)
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched serve --host $(HOST) --port $(PORT)
 
@@ -48,6 +48,23 @@ chromium:
 			echo "Chromium is not at $(CHROMIUM): install it (apt-get install chromium) to run the browser tests."; \
 		fi; \
 	fi
+
+# GNU gettext (Debian's package) for `make messages` and the test that runs makemessages; the
+# compiled .mo files are committed, so running or pip-installing confsched never needs it.
+gettext:
+	@if ! command -v msgfmt >/dev/null || ! command -v xgettext >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+		else \
+			echo "GNU gettext is missing: install it (apt-get install gettext) to update translations."; \
+		fi; \
+	fi
+
+# After changing the interface's words: every language's .po gains the new strings (to
+# translate), and the .mo files are compiled again. See docs/translating.md.
+messages: install gettext
+	cd src/confsched && DEBUG=1 CONFSCHED_DATA_DIR=$(abspath var) $(abspath $(BIN))/confsched makemessages --all --no-location --no-obsolete
+	cd src/confsched && DEBUG=1 CONFSCHED_DATA_DIR=$(abspath var) $(abspath $(BIN))/confsched compilemessages
 
 # The accessibility tests inject axe-core, the npm registry's package, into every page.
 AXE := var/npm/node_modules/axe-core/axe.min.js
@@ -78,10 +95,10 @@ vnu: $(VNU)
 # so that a file's browser and server fixtures are made once; PARALLEL= runs them in one process.
 PARALLEL ?= -n auto --dist loadfile
 
-test: install chromium axe vnu
+test: install chromium axe vnu gettext
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-postgres: install chromium axe vnu
+test-postgres: install chromium axe vnu gettext
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 lint: install

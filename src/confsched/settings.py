@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The person's language, else their browser's (among the event's, once the view found it).
+    "confsched.web.site.languages.LanguageMiddleware",
     # Before anything reads the body (CSRF reads POST in process_view, which comes after every
     # middleware's own call): an oversized one is refused unread. After authentication, which
     # reads none, since staff may send whole programmes to the admin's import page.
@@ -158,6 +160,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     }
@@ -204,6 +207,28 @@ else:
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The interface's translations: one folder per language, src/confsched/locale/<code>/, each
+# with its django.po (and the django.mo compiled from it, committed: see docs/translating.md).
+# A language is offered as soon as its folder is there; English is the source and needs none.
+LOCALE_PATHS = [Path(__file__).resolve().parent / "locale"]
+
+
+def _languages() -> list[tuple[str, str]]:
+    from django.conf.locale import LANG_INFO
+
+    found = sorted(
+        path.parent.parent.name for path in LOCALE_PATHS[0].glob("*/LC_MESSAGES/django.mo")
+    )
+    return [("en", "English")] + [
+        (code, LANG_INFO.get(code, {}).get("name_local", code)) for code in found if code != "en"
+    ]
+
+
+LANGUAGES = _languages()
+LANGUAGE_COOKIE_NAME = "confsched_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
@@ -230,6 +255,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = 180 * 24 * 3600
 SESSION_COOKIE_SECURE = _flag("CONFSCHED_SECURE_COOKIES", not DEBUG and _flag("CONFSCHED_HTTPS"))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -155,7 +155,7 @@ def test_admin_event_page_shows_the_snippet_and_refuses_bad_origins(
         "slug": demo_event.slug, "name": demo_event.name, "timezone": "Europe/Paris",
         "location": "", "embed_origins": "https://ok.example\nhttps://bad.example/page",
         "walking_minutes": "0", "attendees_per_star": "1.0", "feedback_days": "7",
-        "allow_double_booking": "on",
+        "allow_double_booking": "on", "default_language": "en",
     }  # fmt: skip
     response = client.post(url, form)
     assert response.status_code == 200

@@ -149,7 +149,7 @@ def test_admin_edits_walking_minutes(admin_client, demo_event) -> None:  # noqa:
     data = {
         "slug": demo_event.slug, "name": demo_event.name, "timezone": demo_event.timezone,
         "location": "", "embed_origins": "", "walking_minutes": "-3", "attendees_per_star": "1.0",
-        "feedback_days": "7", "allow_double_booking": "on",
+        "feedback_days": "7", "allow_double_booking": "on", "default_language": "en",
     }  # fmt: skip
     refused = admin_client.post(url, data)
     assert refused.status_code == 200

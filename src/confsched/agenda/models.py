@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from confsched.programme.models import Event, Session
 
@@ -236,11 +237,11 @@ class SpeakerFeedbackLink(models.Model):
 
 
 class ReminderMinutes(models.IntegerChoices):
-    NONE = 0, "No reminder"
-    FIVE = 5, "5 minutes before"
-    TEN = 10, "10 minutes before"
-    FIFTEEN = 15, "15 minutes before"
-    THIRTY = 30, "30 minutes before"
+    NONE = 0, gettext_lazy("No reminder")
+    FIVE = 5, gettext_lazy("5 minutes before")
+    TEN = 10, gettext_lazy("10 minutes before")
+    FIFTEEN = 15, gettext_lazy("15 minutes before")
+    THIRTY = 30, gettext_lazy("30 minutes before")
 
 
 class ReminderSetting(models.Model):

@@ -41,7 +41,7 @@ def known_zone_names() -> tuple[str, ...]:
 
 
 # Longer than any IANA name (the longest is 32 characters); keeps messages short too.
-_SHOWN_MAX = 64
+SHOWN_MAX = 64
 
 
 def is_zone_name(name: str) -> bool:
@@ -56,7 +56,7 @@ def is_zone_name(name: str) -> bool:
 
 def zone_problem(name: str) -> str:
     """What to tell a person who gave `name` as a time zone (the name shortened if long)."""
-    shown = name if len(name) <= _SHOWN_MAX else name[:_SHOWN_MAX] + "…"
+    shown = name if len(name) <= SHOWN_MAX else name[:SHOWN_MAX] + "…"
     return f"unknown time zone {shown!r}: give an IANA name such as Europe/Paris"
 
 

@@ -8,6 +8,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from django.utils.translation import gettext
+
 # Plain strings so this module needs no models; they are ChangeKind's values.
 ADDED, CANCELLED, RESTORED = "added", "cancelled", "restored"
 RETIMED, MOVED, RETITLED = "retimed", "moved", "retitled"
@@ -125,15 +127,18 @@ def source_label(source: str) -> str:
     if not text:
         return ""
     if text.startswith("edit by "):
-        return "edited by the organizers"
+        return gettext("edited by the organizers")
     if text == "import":
-        return "imported"
+        return gettext("imported")
     text = text.removeprefix("import:").strip()
     found = (_public_name(part.strip()) for part in text.split(", "))
     names = list(dict.fromkeys(name for name in found if name))
     if not names:
-        return "imported"
+        return gettext("imported")
     if len(names) > MAX_SOURCE_NAMES:
         shown = ", ".join(names[: MAX_SOURCE_NAMES - 1])
-        return f"imported from {shown} and {len(names) - MAX_SOURCE_NAMES + 1} more files"
-    return "imported from " + ", ".join(names)
+        more = len(names) - MAX_SOURCE_NAMES + 1
+        return gettext("imported from %(names)s and %(count)s more files") % {
+            "names": shown, "count": more,
+        }  # fmt: skip
+    return gettext("imported from %(names)s") % {"names": ", ".join(names)}

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Protocol
 
+from django.utils.translation import gettext
+
 from confsched.core.text import fold
 
 FACETS = ("date", "room", "track", "level", "slides")
@@ -57,10 +59,12 @@ def parse_filters(params: Mapping[str, Sequence[str]]) -> Filters:
         try:
             valid_dates.append(date.fromisoformat(value).isoformat())
         except ValueError:
-            problems.append(f"ignored date {value!r}: write dates as YYYY-MM-DD")
+            problem = gettext("ignored date %(value)s: write dates as YYYY-MM-DD")
+            problems.append(problem % {"value": repr(value)})
     values["date"] = tuple(valid_dates)
     if bad := [value for value in values["slides"] if value not in {"yes", "no"}]:
-        problems.append(f"ignored slides={bad[0]!r}: use yes or no")
+        problem = gettext("ignored slides=%(value)s: use yes or no")
+        problems.append(problem % {"value": repr(bad[0])})
         values["slides"] = tuple(value for value in values["slides"] if value in {"yes", "no"})
     q = " ".join(" ".join(params.get("q", [])).split())[:200]
     return Filters(q=q, problems=tuple(problems), **values)

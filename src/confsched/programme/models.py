@@ -13,6 +13,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, URLValidator
 from django.db import models
@@ -37,6 +38,22 @@ def validate_zone(value: str) -> None:
         get_zone(value)
     except InvalidEventError as exc:
         raise ValidationError(str(exc)) from exc
+
+
+def language_code_list(text: str) -> list[str]:
+    """The language codes of `languages` text ("en, fr de"), in order, each once."""
+    codes = [code.strip().lower() for code in re.split(r"[,\s]+", text) if code.strip()]
+    return list(dict.fromkeys(codes))
+
+
+def validate_language_codes(value: str) -> None:
+    """Each code one the site has a translation for (settings.LANGUAGES)."""
+    known = [code for code, _ in settings.LANGUAGES]
+    unknown = [code for code in language_code_list(value) if code not in known]
+    if unknown:
+        raise ValidationError(
+            f"No translation for {', '.join(unknown)}: the site has {', '.join(known)}"
+        )
 
 
 def embed_origin_list(text: str) -> list[str]:
@@ -140,6 +157,16 @@ class Event(models.Model):
     feedback_days = models.PositiveSmallIntegerField(
         default=7, help_text="Days after the event's last day that attendees may give feedback"
     )
+    # The pages' language: the person's choice among `languages`, else their browser's, else
+    # this. English only by default, as before languages were offered.
+    default_language = models.CharField(
+        max_length=10, default="en", validators=[validate_language_codes],
+        help_text="The pages' language for visitors whose browser asks for none offered, e.g. en",
+    )  # fmt: skip
+    languages = models.CharField(
+        max_length=100, blank=True, default="", validators=[validate_language_codes],
+        help_text="Languages attendees may choose, e.g. en, fr, de; empty: the default only",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["slug"]
@@ -149,6 +176,11 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("web:schedule", kwargs={"event": self.slug})
+
+    @property
+    def offered_languages(self) -> list[str]:
+        """The languages attendees may read the pages in, the default first."""
+        return list(dict.fromkeys([self.default_language, *language_code_list(self.languages)]))
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -18,6 +18,7 @@ from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
+from confsched.web.site.languages import choose_language
 from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
@@ -30,6 +31,8 @@ app_name = "web"
 urlpatterns = [
     # Site chrome: the list of events (web/site/).
     path("", site.home, name="home"),
+    # The language picker's form: keeps the choice, back to the page (web/site/languages.py).
+    path("language/", choose_language, name="language"),
     # Accounts: sign-up; log-in and password pages are in confsched/urls.py (web/accounts/).
     path("accounts/signup/", accounts.signup, name="signup"),
     # The schedule: list, grid, search, zones, the programme as .ics and in every export

@@ -4,23 +4,31 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from confsched.core.errors import InvalidEventError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone
-from confsched.programme.models import (
-    Event,
-)
+from confsched.programme.models import Event, language_code_list, validate_language_codes
 
 # First path segments the site uses itself: an event there could never be reached.
-RESERVED_SLUGS = frozenset({"admin", "accounts", "api", "static", "media", "about"})
+RESERVED_SLUGS = frozenset({"admin", "accounts", "api", "static", "media", "about", "language"})
 
 
 def create_event(
     *, slug: str, name: str, timezone: str, start_date: date | None = None,
-    end_date: date | None = None, location: str = "",
+    end_date: date | None = None, location: str = "", languages: str = "",
 ) -> Event:  # fmt: skip
-    """A new event; InvalidEventError when the slug is taken or the zone is not an IANA name."""
+    """A new event; InvalidEventError when the slug is taken or the zone is not an IANA name.
+
+    `languages` ("en, fr, de") are those its pages are offered in, the first the default;
+    empty: English only."""
     get_zone(timezone)
+    codes = language_code_list(languages) or ["en"]
+    try:
+        validate_language_codes(",".join(codes))
+    except ValidationError as error:
+        raise InvalidEventError(f"languages: {error.messages[0]}") from error
     if slug in RESERVED_SLUGS:
         raise InvalidEventError(f"event slug {slug!r} is reserved for the site's own pages")
     if slugify(slug) != slug:
@@ -29,5 +37,6 @@ def create_event(
         raise InvalidEventError(f"an event with the slug {slug!r} exists already")
     return Event.objects.create(
         slug=slug, name=name or slug, timezone=timezone, start_date=start_date,
-        end_date=end_date, location=location,
+        end_date=end_date, location=location, default_language=codes[0],
+        languages=", ".join(codes) if len(codes) > 1 else "",
     )  # fmt: skip

@@ -16,6 +16,7 @@ from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -24,7 +25,7 @@ from confsched.agenda.models import AgendaItem, Feedback, Reservation
 from confsched.web.accounts.views import account_page
 from confsched.web.site.private import keep_private
 
-DELETED_MESSAGE = (
+DELETED_MESSAGE = gettext_lazy(
     "Your account is deleted, with everything in it; your reserved seats went to the next on "
     "each waitlist."
 )
@@ -47,10 +48,12 @@ def data_download(request: HttpRequest) -> HttpResponse:
 
 class DeleteForm(forms.Form):
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text="Typed again, so that no one else at this device can delete your account.",
+        help_text=gettext_lazy(
+            "Typed again, so that no one else at this device can delete your account."
+        ),
     )
 
     def __init__(self, user: User, *args: object, **kwargs: object) -> None:
@@ -61,7 +64,7 @@ class DeleteForm(forms.Form):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError(
-                "That is not your password: nothing was deleted.", code="wrong_password"
+                gettext("That is not your password: nothing was deleted."), code="wrong_password"
             )
         return password
 

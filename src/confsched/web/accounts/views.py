@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 
 from confsched.programme import queries
@@ -37,7 +38,11 @@ MAX_NESTED_NEXT = 3
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=True, help_text="For resetting your password; never shown.")
+    email = forms.EmailField(
+        required=True,
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy("For resetting your password; never shown."),
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -48,8 +53,10 @@ class SignupForm(UserCreationForm):
         email = self.cleaned_data["email"]
         if User.objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(
-                "An account with this e-mail address exists already: log in, or reset its "
-                "password if you forgot it.",
+                gettext(
+                    "An account with this e-mail address exists already: log in, or reset its "
+                    "password if you forgot it."
+                ),
                 code="duplicate_email",
             )
         return email

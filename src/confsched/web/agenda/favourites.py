@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from confsched.agenda import favourites
@@ -55,7 +56,7 @@ def favourites_page(request: HttpRequest, event: str) -> HttpResponse:
             import_url = request.build_absolute_uri(f"{path}?f={query}")
             code = segno.make(import_url, error="m")
             # segno's SVG is markup, not script or style: fine under the strict CSP.
-            qr_svg = mark_safe(code.svg_inline(scale=4, omitsize=True, title="QR code"))  # noqa: S308 - segno's own output
+            qr_svg = mark_safe(code.svg_inline(scale=4, omitsize=True, title=gettext("QR code")))  # noqa: S308 - segno's own output
     schedule_url = request.build_absolute_uri(reverse("web:export", args=[event_row.slug, "xml"]))
     response = event_page(
         request,

@@ -16,6 +16,8 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from confsched.agenda import people
@@ -27,17 +29,22 @@ from confsched.web.site.private import keep_private
 class ProfileForm(forms.Form):
     """The form's fields as typed; agenda/people.save_profile judges them."""
 
-    is_public = forms.BooleanField(required=False, label="Show me in the attendee directory")
+    is_public = forms.BooleanField(
+        required=False, label=gettext_lazy("Show me in the attendee directory")
+    )
     display_name = forms.CharField(
-        required=False, label="Display name", max_length=2000,
-        help_text="The name others see, such as “Ada L.”.",
+        required=False, label=gettext_lazy("Display name"), max_length=2000,
+        help_text=gettext_lazy("The name others see, such as “Ada L.”."),
     )  # fmt: skip
-    company = forms.CharField(required=False, label="Company", max_length=2000)
-    role = forms.CharField(required=False, label="Role", max_length=2000)
+    company = forms.CharField(required=False, label=gettext_lazy("Company"), max_length=2000)
+    role = forms.CharField(required=False, label=gettext_lazy("Role"), max_length=2000)
     links = forms.CharField(
-        required=False, label="Links", max_length=4000,
+        required=False, label=gettext_lazy("Links"), max_length=4000,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "autocapitalize": "off"}),
-        help_text=f"Up to {people.MAX_LINKS} web addresses (https://…), one a line.",
+        help_text=format_lazy(
+            gettext_lazy("Up to {count} web addresses (https://…), one a line."),
+            count=people.MAX_LINKS,
+        ),
     )  # fmt: skip
 
 

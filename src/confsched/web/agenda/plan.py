@@ -14,6 +14,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from confsched.agenda.planner import Interests, is_feasible, propose, slot_of, split_terms
@@ -58,9 +59,12 @@ def read_plan_request(params: QueryDict, *, tracks: set[str], levels: set[str]) 
             if value in known:
                 chosen.append(value)
             else:
-                asked.problems.append(
-                    f"ignored {name} {value[:64]!r}: this event has no such {name}"
+                problem = (
+                    gettext("ignored track %(value)s: this event has no such track")
+                    if name == "track"
+                    else gettext("ignored level %(value)s: this event has no such level")
                 )
+                asked.problems.append(problem % {"value": repr(value[:64])})
     return asked
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
@@ -11,6 +12,15 @@ from confsched.programme.changes import source_label
 from confsched.web.site.calendars import event_etag
 from confsched.web.site.feeds import versions_feed
 from confsched.web.site.pages import event_or_404, event_page
+
+# The kinds of change as the page names them (programme.models.ChangeKind's labels, which stay
+# English in stored summaries and feeds); changes.html translates them with these.
+CHANGE_KIND_WORDS = (
+    gettext_noop("Added"), gettext_noop("Cancelled"), gettext_noop("Back in the programme"),
+    gettext_noop("New time"), gettext_noop("New room"), gettext_noop("New title"),
+    gettext_noop("New description"), gettext_noop("Speakers changed"),
+    gettext_noop("Details changed"),
+)  # fmt: skip
 
 
 @require_safe

@@ -1,5 +1,5 @@
 """Kept pages: a page that is the same for everyone but for the CSRF token, the account
-corner and the stars, built once per schedule version, address and zone (a stencil), then
+corner and the stars, built once per schedule version, address, zone and language (a stencil), then
 filled in for each request. The schedule, session and speaker pages are built this way."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
+from confsched.web.site.languages import page_language
 from confsched.web.site.stencils import Markers, Stencil, kept
 from confsched.web.site.zones import ViewerZone, remember_zone
 
@@ -68,7 +69,8 @@ def personal_page(
     parameters: tuple[str, ...] = ZONE_ONLY,
 ) -> HttpResponse:  # fmt: skip
     """A page that is the same for everyone but for the CSRF token, the account corner and
-    the stars: built once per schedule version, address and zone (see stencils), then filled
+    the stars: built once per schedule version, address, zone and language (see stencils), then
+    filled
     in for this request. Parameters other than `parameters` are redirected away."""
     if redirect_away := without_unknown_parameters(request, parameters):
         return redirect_away
@@ -78,7 +80,7 @@ def personal_page(
     query, _ = canonical_query(request, parameters)
     key = "page:" + hashlib.sha256(
         "\n".join(
-            (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key,
+            (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key, page_language(),
              "fragment" if is_results_fragment(request) else "page",
              f"{request.scheme}://{request.get_host()}{request.path}?{query}")
         ).encode()

@@ -8,7 +8,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
 from confsched.core.timezones import zone_names
@@ -114,14 +116,17 @@ def _facet_options(
         return [(row.slug, row.name) for row in facet_rows(sessions, attribute)]
 
     return {
-        "date": [(key, f"{day:%a} {day.day} {day:%b}") for key, day in sorted(days.items())],
+        "date": [(key, date_format(day, gettext("D j M"))) for key, day in sorted(days.items())],
         "room": named("room"),
         "track": named("track"),
         "level": named("level"),
     }
 
 
-FACET_LABELS = {"date": "Date", "room": "Venue", "track": "Type", "level": "Audience level"}
+FACET_LABELS = {
+    "date": gettext_lazy("Date"), "room": gettext_lazy("Venue"), "track": gettext_lazy("Type"),
+    "level": gettext_lazy("Audience level"),
+}  # fmt: skip
 
 
 def _facets(options: dict, result, filters) -> list[dict[str, Any]]:  # noqa: ANN001
@@ -173,7 +178,7 @@ def zones(request: HttpRequest, event: str) -> HttpResponse:
     areas: dict[str, list[tuple[str, str]]] = {}
     for name in zone_names():
         params["tz"] = name
-        area = name.split("/", 1)[0] if "/" in name else "Other"
+        area = name.split("/", 1)[0] if "/" in name else gettext("Other")
         areas.setdefault(area, []).append((name, f"{path}?{params.urlencode()}"))
     return event_page(
         request, "confsched/zones.html", event=event_row, viewer=viewer, back=back,

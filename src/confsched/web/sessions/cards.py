@@ -12,6 +12,7 @@ from confsched.programme import queries
 from confsched.web.sessions.og_image import Card, CardImage, render_card
 from confsched.web.sessions.templatetags.link_previews import event_card, session_card
 from confsched.web.site.calendars import conditional_response, event_etag
+from confsched.web.site.languages import page_language
 from confsched.web.site.pages import event_or_404
 from confsched.web.site.stencils import kept
 
@@ -30,7 +31,8 @@ def _png(request: HttpRequest, *, etag: str, build: Callable[[], Card]) -> HttpR
 @require_safe
 def event_card_png(request: HttpRequest, event: str) -> HttpResponse:
     event_row = event_or_404(event)
-    return _png(request, etag=event_etag(event_row, "card"), build=lambda: event_card(event_row))
+    etag = event_etag(event_row, "card", page_language())
+    return _png(request, etag=etag, build=lambda: event_card(event_row))
 
 
 @require_safe
@@ -43,4 +45,4 @@ def session_card_png(request: HttpRequest, event: str, key: str) -> HttpResponse
             raise Http404(f"No session {key!r}")
         return session_card(session, event=event_row)
 
-    return _png(request, etag=event_etag(event_row, "card", key), build=build)
+    return _png(request, etag=event_etag(event_row, "card", key, page_language()), build=build)

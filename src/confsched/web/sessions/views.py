@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
@@ -21,6 +22,10 @@ from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import Markers
 from confsched.web.site.zones import viewer_zone
 from confsched.web.staff.views import likely_full_session_keys
+
+# A link without a title is named by its kind (programme.models.LinkKind); session.html
+# translates that name with these.
+LINK_KIND_WORDS = (gettext_noop("Slides"), gettext_noop("Video"), gettext_noop("Link"))
 
 
 @require_safe

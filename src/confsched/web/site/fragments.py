@@ -19,8 +19,10 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from confsched.programme.models import Event, Session
+from confsched.web.site.languages import page_language
 
 CARD_TTL = 24 * 3600
 
@@ -45,10 +47,11 @@ def attach_cards(
 ) -> None:
     """Set `session.card` to its rendered card for every session, rendering only what is missing."""
     version = event.updated_at.isoformat()
+    language = page_language()  # a card's words, and which titles it marks with lang=
     # "Likely full" moves with the stars, not with the version: a card that says it is kept
     # apart from the one that does not (the caller sets `is_likely_full` when the event shows it).
     keys = {
-        session.pk: f"card:{event.pk}:{version}:{zone.key}:{heading}:{session.pk}"
+        session.pk: f"card:{event.pk}:{version}:{zone.key}:{language}:{heading}:{session.pk}"
         + (":full" if getattr(session, "is_likely_full", False) else "")
         for session in sessions
     }
@@ -85,14 +88,19 @@ COMMON_ZONES = (
 )  # fmt: skip
 
 
-@lru_cache(maxsize=256)
 def zone_options(event_zone: str, selected: str) -> SafeString:
     """The <option>s of the zone picker: the event's zone first, then the common zones (and
-    the chosen one when it is not among them)."""
+    the chosen one when it is not among them), in the page's language."""
+    return _zone_options(event_zone, selected, page_language())
+
+
+@lru_cache(maxsize=256)
+def _zone_options(event_zone: str, selected: str, language: str) -> SafeString:
     mark = " selected"
+    label = gettext("Event time ({zone})").format(zone=event_zone)
     first = (
         f'<option value="{escape(event_zone)}"{mark if selected == event_zone else ""}>'
-        f"Event time ({escape(event_zone)})</option>"
+        f"{escape(label)}</option>"
     )
     names = list(COMMON_ZONES)
     if selected != event_zone and selected not in names:

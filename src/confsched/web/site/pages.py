@@ -14,6 +14,7 @@ from confsched.core.timezones import describe_zone
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.fragments import zone_options
+from confsched.web.site.languages import use_event_language
 from confsched.web.site.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
 
@@ -22,6 +23,7 @@ def event_or_404(slug: str) -> Event:
     event = queries.event_for_slug(slug)
     if event is None:
         raise Http404(f"No event {slug!r}")
+    use_event_language(event)  # the page in the event's language from here on
     return event
 
 
@@ -35,6 +37,7 @@ def event_page(
     **context: Any,
 ) -> HttpResponse:
     """Render with what every event page shows: the event, the zone, its description."""
+    use_event_language(event)
     viewer = viewer or viewer_zone(request, event)
     moment = context.pop("moment", None) or event_moment(event)
     context.update(

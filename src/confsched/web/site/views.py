@@ -15,10 +15,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from confsched.programme import queries
 from confsched.programme.models import Event
+from confsched.web.site.languages import use_event_language
 from confsched.web.site.private import keep_private
 
 # The same icon as static/confsched/icon.svg, as a .ico (16, 32 and 48 px) for what asks for
@@ -69,6 +71,8 @@ def _error_page(
     request: HttpRequest, *, status: int, heading: str, message: str, event: Event | None = None,
     is_database_up: bool = True,
 ) -> HttpResponse:  # fmt: skip
+    if event is not None:
+        use_event_language(event)
     if request.path.startswith(API_PREFIX):
         response: HttpResponse = JsonResponse({"detail": message}, status=status)
     else:
@@ -89,11 +93,12 @@ def _error_page(
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404: what is not here, and the ways back."""
     event = None if request.path.startswith(API_PREFIX) else _event_of(request.path)
-    what = "API operation" if request.path.startswith(API_PREFIX) else "page"
-    return _error_page(
-        request, status=404, heading="Not found", event=event,
-        message=f"There is no {what} at {request.path}.",
-    )  # fmt: skip
+    if request.path.startswith(API_PREFIX):  # the API answers in English
+        heading, message = "Not found", f"There is no API operation at {request.path}."
+    else:
+        heading = gettext("Not found")
+        message = gettext("There is no page at %(path)s.") % {"path": request.path}
+    return _error_page(request, status=404, heading=heading, event=event, message=message)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -102,16 +107,20 @@ def server_error(request: HttpRequest) -> HttpResponse:
     _, exception, _ = sys.exc_info()
     if isinstance(exception, _DATABASE_DOWN):
         response = _error_page(
-            request, status=503, heading="Back in a moment",
-            message="The schedule's database cannot be reached right now. Please try again "
-            "in half a minute.", is_database_up=False,
+            request, status=503, heading=gettext("Back in a moment"),
+            message=gettext(
+                "The schedule's database cannot be reached right now. Please try again "
+                "in half a minute."
+            ), is_database_up=False,
         )  # fmt: skip
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     return _error_page(
-        request, status=500, heading="Something went wrong",
-        message="This page could not be shown because of an error on our side; it has been "
-        "logged. Please try again later.", is_database_up=False,
+        request, status=500, heading=gettext("Something went wrong"),
+        message=gettext(
+            "This page could not be shown because of an error on our side; it has been "
+            "logged. Please try again later."
+        ), is_database_up=False,
     )  # fmt: skip
 
 

@@ -12,19 +12,27 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
-from confsched.core.timezones import get_zone, is_zone_name, zone_problem
+from confsched.core.timezones import SHOWN_MAX, get_zone, is_zone_name
 from confsched.programme.models import Event
 
 COOKIE = "confsched_tz"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
+def unknown_zone_problem(name: str) -> str:
+    """core.timezones.zone_problem in the page's language."""
+    shown = name if len(name) <= SHOWN_MAX else name[:SHOWN_MAX] + "…"
+    problem = gettext("unknown time zone %(name)s: give an IANA name such as Europe/Paris")
+    return problem % {"name": repr(shown)}
+
+
 class UnknownZoneError(Exception):
     """?tz= named no IANA zone; web.middleware turns this into the event's 400 page."""
 
     def __init__(self, *, event: Event, asked: str) -> None:
-        super().__init__(zone_problem(asked))
+        super().__init__(unknown_zone_problem(asked))
         self.event = event
         self.asked = asked
 

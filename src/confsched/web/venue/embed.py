@@ -31,6 +31,7 @@ from confsched.web.schedule.pages import (
     without_unknown_parameters,
 )
 from confsched.web.site.compression import Rendition
+from confsched.web.site.languages import page_language
 from confsched.web.site.pages import event_moment, event_or_404
 from confsched.web.site.stencils import kept
 from confsched.web.site.zones import viewer_zone
@@ -51,7 +52,7 @@ def embed(request: HttpRequest, event: str) -> HttpResponse:
     query, _ = canonical_query(request, SCHEDULE_PARAMETERS)
     url = f"{request.scheme}://{request.get_host()}{request.path}?{query}"
     key = hashlib.sha256(
-        f"embed\n{event_row.pk}\n{event_row.updated_at.isoformat()}\n{url}".encode()
+        f"embed\n{event_row.pk}\n{event_row.updated_at.isoformat()}\n{page_language()}\n{url}".encode()
     ).hexdigest()
     etag = f'"{key[:32]}"'
     response = get_conditional_response(request, etag=etag)

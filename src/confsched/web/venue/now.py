@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from confsched.core import clock
@@ -39,7 +40,7 @@ class RoomShown:
 
 def _shown(room: RoomNow, *, now: datetime) -> RoomShown:
     return RoomShown(
-        name=room.room or "Other places",
+        name=room.room or gettext("Other places"),
         current=[
             Shown(entry=entry, words=duration_words((entry.ends_at or entry.starts_at) - now))
             for entry in room.current

@@ -14,6 +14,7 @@ from datetime import datetime, time, timedelta
 from django.core.cache import cache
 from django.db.models import F, Prefetch
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from confsched.agenda.planning import now_and_next
 from confsched.programme.models import Event, Session, SessionSpeaker
@@ -75,16 +76,19 @@ def rooms_now_and_next(entries: list[Entry], *, now: datetime) -> list[RoomNow]:
 
 def duration_words(delta: timedelta) -> str:
     """'less than a minute', '12 min', '1 h 5 min', '2 h', '3 days' (whole units, rounded down)."""
+    # The words now.js counts down with, from the same catalogue (site/script_strings.py).
     minutes = int(delta.total_seconds() // 60)
     if minutes < 1:
-        return "less than a minute"
+        return gettext("less than a minute")
     if minutes < 60:
-        return f"{minutes} min"
+        return gettext("{minutes} min").format(minutes=minutes)
     if minutes < 24 * 60:
         hours, rest = divmod(minutes, 60)
-        return f"{hours} h {rest} min" if rest else f"{hours} h"
+        if rest:
+            return gettext("{hours} h {minutes} min").format(hours=hours, minutes=rest)
+        return gettext("{hours} h").format(hours=hours)
     days = minutes // (24 * 60)
-    return f"{days} day{'s' if days != 1 else ''}"
+    return (gettext("{days} day") if days == 1 else gettext("{days} days")).format(days=days)
 
 
 def _published(event: Event):  # noqa: ANN202 - a queryset of Session

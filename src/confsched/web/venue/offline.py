@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
 from confsched.web.site.pages import event_or_404
+from confsched.web.site.script_strings import script_strings
 
 # From app.css: --accent-ink for the browser's bar, --paper behind the splash screen.
 THEME_COLOR = "#5b1a99"
@@ -120,6 +121,8 @@ def worker_config(event: Event) -> dict[str, object]:
         "staticFiles": static_files,
         "version": reverse("web:version", kwargs={"event": event.slug}),
         "timeZone": event.timezone,
+        # The words of the pages it makes offline, in the language of this request ({} English).
+        **({"strings": strings} if (strings := script_strings()) else {}),
         # The data pages not read yet are made from offline (the JSON export, public).
         "data": reverse("web:export", kwargs={"event": event.slug, "extension": "json"}),
         "speakers": reverse("web:speakers", kwargs={"event": event.slug}),

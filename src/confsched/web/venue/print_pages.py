@@ -30,6 +30,7 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
+from confsched.web.site.languages import page_language
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import kept
 from confsched.web.site.zones import ViewerZone, viewer_zone
@@ -202,10 +203,11 @@ def _printed(request: HttpRequest, slug: str, text: str, *, is_pdf: bool) -> Htt
     try:
         day = _parse_day(text)
         site = request.build_absolute_uri(reverse("web:home"))
-        etag = event_etag(event, "print", day, zone.key, site if is_pdf else "html")
+        language = page_language()
+        etag = event_etag(event, "print", day, zone.key, language, site if is_pdf else "html")
 
         def html(sessions: list[Session] | None = None) -> Rendition:
-            key = f"print:{event_etag(event, 'print', day, zone.key, 'html')}"
+            key = f"print:{event_etag(event, 'print', day, zone.key, language, 'html')}"
             return kept(
                 key, lambda: Rendition(_timetable_html(event, day, zone, sessions).encode())
             )
@@ -274,7 +276,9 @@ def _printed_agenda(request: HttpRequest, slug: str, text: str, *, is_pdf: bool)
     try:
         day = _parse_day(text)
         site = request.build_absolute_uri(reverse("web:home"))
-        etag = event_etag(event, "agenda-print", day, zone.key, owner, sorted(ids), is_pdf, site)
+        etag = event_etag(
+            event, "agenda-print", day, zone.key, page_language(), owner, sorted(ids), is_pdf, site
+        )
 
         def render() -> HttpResponse:
             if not is_pdf:

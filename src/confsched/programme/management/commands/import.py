@@ -46,6 +46,11 @@ class Command(BaseCommand):
             help="IANA zone: the event's, when creating it; and the zone of naive times in files",
         )  # fmt: skip
         parser.add_argument(
+            "--languages", default="", metavar="CODES",
+            help="when creating the event: the languages its pages are offered in, the first the "
+            "default (e.g. en,fr,de); English only when not given",
+        )  # fmt: skip
+        parser.add_argument(
             "--format", default="", choices=["", *(fmt.name for fmt in FORMATS)],
             help="skip detection and read the files as this format",
         )  # fmt: skip
@@ -124,7 +129,7 @@ class Command(BaseCommand):
                         programme.notes.append(f"time zone {zone}: {guess.reason}")
                     event = create_event(
                         slug=options["event"], name=options["name"] or programme.name,
-                        timezone=zone,
+                        timezone=zone, languages=options["languages"],
                     )  # fmt: skip
                     self.stdout.write(f"Created event {event.slug} ({event.timezone})")
                 with tqdm(

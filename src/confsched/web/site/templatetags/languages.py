@@ -1,7 +1,9 @@
 from django import template
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from confsched.web.site.languages import other_language
+from confsched.web.site.languages import language_name, other_language
+from confsched.web.site.script_strings import script_strings_json
 
 register = template.Library()
 
@@ -11,3 +13,23 @@ def lang_attribute(name: str) -> SafeString:
     """` lang="de"` for content in a language other than the page's, "" otherwise."""
     tag = other_language(name or "")
     return mark_safe(f' lang="{tag}"' if tag else "")  # noqa: S308 - a tag is [a-zA-Z0-9-] only
+
+
+@register.inclusion_tag("confsched/_language_picker.html", takes_context=True)
+def language_picker(context: template.Context) -> dict[str, object]:
+    """The picker of the page's languages (nothing when it has one): a plain GET form."""
+    request = context.get("request")
+    offered = getattr(request, "page_languages", []) if request is not None else []
+    current = getattr(request, "LANGUAGE_CODE", "")
+    return {
+        "request": request,
+        "current": current,
+        "options": [(code, language_name(code)) for code in offered] if len(offered) > 1 else [],
+    }
+
+
+@register.simple_tag
+def script_strings_attribute() -> SafeString:
+    """` data-strings="{…}"` with the scripts' words in the page's language; "" in English."""
+    strings = script_strings_json()
+    return format_html(' data-strings="{}"', strings) if strings else mark_safe("")

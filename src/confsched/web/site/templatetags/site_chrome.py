@@ -11,6 +11,7 @@ from django import template
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from confsched.programme.models import Event
 
@@ -53,8 +54,12 @@ def events_by_time(events: Iterable[Event]) -> EventsByTime:
     return split_events(events, now=timezone.now())
 
 
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
+def _hours(number: int) -> str:
+    return ngettext("%(count)d hour", "%(count)d hours", number) % {"count": number}
+
+
+def _minutes(number: int) -> str:
+    return ngettext("%(count)d minute", "%(count)d minutes", number) % {"count": number}
 
 
 @register.filter
@@ -62,7 +67,5 @@ def duration(value: timedelta) -> str:
     """A wait as people say it: "15 minutes", "1 hour", "2 hours 30 minutes" (to the minute,
     at least one)."""
     hours, minutes = divmod(max(1, round(value.total_seconds() / 60)), 60)
-    words = ([_count(hours, "hour")] if hours else []) + (
-        [_count(minutes, "minute")] if minutes else []
-    )
+    words = ([_hours(hours)] if hours else []) + ([_minutes(minutes)] if minutes else [])
     return " ".join(words)

@@ -2,6 +2,16 @@
 (function () {
   "use strict";
 
+  // The page's words for this script (web/site/script_strings.py), by their English text.
+  var STRINGS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-strings") || "{}"); } catch (e) { return {}; }
+  })();
+  function t(text, values) {
+    return (STRINGS[text] || text).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
   function deviceZone() {
     try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; }
   }
@@ -29,7 +39,7 @@
       var zone = deviceZone();
       if (button && zone) {
         button.hidden = false;
-        button.textContent = "Use my device's zone (" + zone + ")";
+        button.textContent = t("Use my device's zone ({zone})", { zone: zone });
         if (zone === select.value) { button.hidden = true; }
         button.addEventListener("click", function () {
           if (!Array.prototype.some.call(select.options, function (o) { return o.value === zone; })) {
@@ -129,8 +139,8 @@
       input.type = "search";
       input.className = "facet-finder";
       input.setAttribute("data-finder", name);
-      input.setAttribute("aria-label", "Find in " + legend);
-      input.placeholder = "Find in " + legend.toLowerCase() + "…";
+      input.setAttribute("aria-label", t("Find in {facet}…", { facet: legend }).replace(/…$/, ""));
+      input.placeholder = t("Find in {facet}…", { facet: legend.toLowerCase() });
       input.autocomplete = "off";
       input.value = finderText[name] || "";
       var none = document.createElement("p");
@@ -203,7 +213,7 @@
     var jump = document.createElement("a");
     jump.href = "#" + target.id;
     jump.setAttribute("data-now-jump", "");
-    jump.textContent = "Jump to now (" + slot.el.textContent.trim() + ")";
+    jump.textContent = t("Jump to now ({time})", { time: slot.el.textContent.trim() });
     item.appendChild(jump);
     links.insertBefore(item, links.firstChild);
     if (isPageLoad && !window.location.hash) { target.scrollIntoView({ block: "start", behavior: "instant" }); }
@@ -220,7 +230,7 @@
     var input = document.querySelector(button.getAttribute("data-copy"));
     var status = button.closest(".share").querySelector("[data-copy-status]");
     var value = input.value;
-    function done(ok) { if (status) { status.textContent = ok ? "Link copied." : "Select the link and copy it."; } }
+    function done(ok) { if (status) { status.textContent = ok ? t("Link copied.") : t("Select the link and copy it."); } }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(value).then(function () { done(true); }, function () { done(false); });
     } else {

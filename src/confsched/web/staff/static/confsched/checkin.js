@@ -5,6 +5,16 @@
 (function () {
   "use strict";
 
+  // The page's words for this script (web/site/script_strings.py), by their English text.
+  var STRINGS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-strings") || "{}"); } catch (e) { return {}; }
+  })();
+  function t(text, values) {
+    return (STRINGS[text] || text).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
   var SAME_CODE_MS = 4000; // the same QR code held up again within this time is read once
 
   function ready(form) {
@@ -32,7 +42,7 @@
       video.srcObject = null;
       video.hidden = true;
       form.removeAttribute("data-scanning");
-      button.textContent = "Scan with camera";
+      button.textContent = t("Scan with camera");
       button.setAttribute("aria-pressed", "false");
     }
 
@@ -64,14 +74,14 @@
           video.srcObject = media;
           video.hidden = false;
           form.setAttribute("data-scanning", "");
-          button.textContent = "Stop camera";
+          button.textContent = t("Stop camera");
           button.setAttribute("aria-pressed", "true");
           return video.play();
         })
         .then(look)
         .catch(function () {
           stop();
-          button.textContent = "Camera not available: type the code";
+          button.textContent = t("Camera not available: type the code");
           button.disabled = true;
         });
     }

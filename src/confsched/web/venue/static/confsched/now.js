@@ -4,19 +4,29 @@
 (function () {
   "use strict";
 
+  // The page's words for this script (web/site/script_strings.py), by their English text.
+  var STRINGS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-strings") || "{}"); } catch (e) { return {}; }
+  })();
+  function t(text, values) {
+    return (STRINGS[text] || text).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
+
   var MINUTE = 60000;
 
   // The same words as web/venue/now_board.py duration_words.
   function words(ms) {
     var minutes = Math.floor(ms / MINUTE);
-    if (minutes < 1) { return "less than a minute"; }
-    if (minutes < 60) { return minutes + " min"; }
+    if (minutes < 1) { return t("less than a minute"); }
+    if (minutes < 60) { return t("{minutes} min", { minutes: minutes }); }
     if (minutes < 24 * 60) {
       var hours = Math.floor(minutes / 60), rest = minutes % 60;
-      return rest ? hours + " h " + rest + " min" : hours + " h";
+      return rest ? t("{hours} h {minutes} min", { hours: hours, minutes: rest }) : t("{hours} h", { hours: hours });
     }
     var days = Math.floor(minutes / (24 * 60));
-    return days + (days === 1 ? " day" : " days");
+    return days === 1 ? t("{days} day", { days: days }) : t("{days} days", { days: days });
   }
 
   function countDown(root) {
@@ -25,9 +35,9 @@
       var left = Date.parse(element.getAttribute("data-at")) - now;
       if (isNaN(left)) { return; }
       if (element.getAttribute("data-countdown") === "left") {
-        element.textContent = left > 0 ? words(left) + " left" : "ended";
+        element.textContent = left > 0 ? t("{words} left", { words: words(left) }) : t("ended");
       } else {
-        element.textContent = left > 0 ? "in " + words(left) : "starting now";
+        element.textContent = left > 0 ? t("in {words}", { words: words(left) }) : t("starting now");
       }
     });
   }
@@ -65,7 +75,7 @@
       })
       .catch(function () {
         var time = document.querySelector("[data-now-board] .now-as-of time");
-        say("Could not refresh (offline?): this is the board as of " + (time ? time.textContent : "earlier") + ".");
+        say(t("Could not refresh (offline?): this is the board as of {time}.", { time: time ? time.textContent : t("earlier") }));
         countDown(document);
       })
       .then(function () { isLoading = false; });

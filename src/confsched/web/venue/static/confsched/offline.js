@@ -3,6 +3,16 @@
 // network is back, and shows kept stars on pages from the offline copy. Pages work without it.
 (function () {
   "use strict";
+
+  // The page's words for this script (web/site/script_strings.py), by their English text.
+  var STRINGS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-strings") || "{}"); } catch (e) { return {}; }
+  })();
+  function t(text, values) {
+    return (STRINGS[text] || text).replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
   if (!("serviceWorker" in navigator)) { return; }
   var link = document.querySelector("link[rel=manifest][data-service-worker]");
   if (!link) { return; }
@@ -38,7 +48,7 @@
           button.classList.toggle("is-starred", isStarred);
           button.setAttribute("aria-pressed", isStarred ? "true" : "false");
           button.value = isStarred ? "0" : "1";
-          button.title = isStarred ? "Remove from my agenda" : "Add to my agenda";
+          button.title = isStarred ? t("Remove from my agenda") : t("Add to my agenda");
           var icon = button.querySelector("[aria-hidden]");
           if (icon) { icon.textContent = isStarred ? "\u2605" : "\u2606"; }
         });
@@ -70,7 +80,7 @@
     if (data.type === "stars-sent") {
       retries = 0;
       if (status) {
-        status.textContent = data.count === 1 ? "1 star made offline was saved." : data.count + " stars made offline were saved.";
+        status.textContent = data.count === 1 ? t("1 star made offline was saved.") : t("{count} stars made offline were saved.", { count: data.count });
       }
     }
   });

@@ -10,6 +10,12 @@
 "use strict";
 
 var CONFIG = {{ config|safe }};
+// The words of the pages made offline, in the person's language (web/site/script_strings.py).
+function t(text, values) {
+  return ((CONFIG.strings || {})[text] || text).replace(/\{(\w+)\}/g, function (whole, name) {
+    return values && name in values ? String(values[name]) : whole;
+  });
+}
 var NETWORK_TIMEOUT_MS = 3000;
 var CACHED_AT = "X-Confsched-Cached-At";
 var PACKED = "X-Confsched-Packed";
@@ -173,9 +179,11 @@ function withBanner(response) {
   var taken = response.headers.get(CACHED_AT) || "";
   return response.text().then(function (html) {
     var when = taken ? new Date(taken) : null;
-    var label = when ? takenLabel(when, pageZone(html)) : "earlier";
-    var banner = '<p class="offline-banner" role="status" data-offline-copy>Offline copy from <time datetime="' +
-      escapeHtml(taken) + '">' + escapeHtml(label) + "</time>. It refreshes when you are back online. <span data-offline-status></span></p>";
+    var label = when ? takenLabel(when, pageZone(html)) : t("earlier");
+    var time = '<time datetime="' + escapeHtml(taken) + '">' + escapeHtml(label) + "</time>";
+    var banner = '<p class="offline-banner" role="status" data-offline-copy>' +
+      escapeHtml(t("Offline copy from {time}. It refreshes when you are back online.")).replace("{time}", time) +
+      " <span data-offline-status></span></p>";
     var after = html.indexOf("</header>") >= 0 ? /<\/header>/ : /<body[^>]*>/;
     var page = html.replace(after, function (tag) { return tag + banner; });
     var headers = new Headers(response.headers);
@@ -266,16 +274,16 @@ function sessionMain(session, path, zone, frame, speakers) {
     var name = escapeHtml(person.public_name || person.name);
     return "<li>" + (speakers[name] ? '<a href="' + speakers[name] + '">' + name + "</a>" : name) + "</li>";
   }).join("");
-  return '<nav class="crumbs" aria-label="Breadcrumb"><a href="' + escapeHtml(SCOPE) + '">Schedule</a> › <span aria-current="page">Session</span></nav>' +
+  return '<nav class="crumbs" aria-label="' + t("Breadcrumb") + '"><a href="' + escapeHtml(SCOPE) + '">' + t("Schedule") + '</a> › <span aria-current="page">' + t("Session") + "</span></nav>" +
     '<article class="session-page">' + (session.type ? '<p class="kind">' + escapeHtml(session.type) + "</p>" : "") +
     "<h1>" + escapeHtml(session.title) + "</h1>" +
     '<div class="session-actions">' + starFor(path, session.title, frame) + "</div>" +
-    '<dl class="facts"><div><dt>When</dt><dd><time datetime="' + escapeHtml(session.date) + '">' + escapeHtml(when(session.date, zone, DAY_TIME)) +
+    '<dl class="facts"><div><dt>' + t("When") + "</dt><dd>" + '<time datetime="' + escapeHtml(session.date) + '">' + escapeHtml(when(session.date, zone, DAY_TIME)) +
     '</time>–<time datetime="' + escapeHtml(session.end) + '">' + escapeHtml(when(session.end, zone, TIME)) + '</time> <span class="zone-note">' + escapeHtml(zone) + "</span></dd></div>" +
-    (session.room ? "<div><dt>Where</dt><dd>" + escapeHtml(session.room) + "</dd></div>" : "") +
-    (session.track ? "<div><dt>Type</dt><dd>" + escapeHtml(session.track) + "</dd></div>" : "") + "</dl>" +
-    (session.abstract ? '<section class="abstract" aria-labelledby="abstract-heading"><h2 id="abstract-heading">About this session</h2>' + paragraphs(session.abstract) + "</section>" : "") +
-    (people ? '<section aria-labelledby="speakers-heading"><h2 id="speakers-heading">Speakers</h2><ul>' + people + "</ul></section>" : "") +
+    (session.room ? "<div><dt>" + t("Where") + "</dt><dd>" + escapeHtml(session.room) + "</dd></div>" : "") +
+    (session.track ? "<div><dt>" + t("Type") + "</dt><dd>" + escapeHtml(session.track) + "</dd></div>" : "") + "</dl>" +
+    (session.abstract ? '<section class="abstract" aria-labelledby="abstract-heading"><h2 id="abstract-heading">' + t("About this session") + "</h2>" + paragraphs(session.abstract) + "</section>" : "") +
+    (people ? '<section aria-labelledby="speakers-heading"><h2 id="speakers-heading">' + t("Speakers") + "</h2><ul>" + people + "</ul></section>" : "") +
     "</article>";
 }
 
@@ -286,10 +294,10 @@ function speakerMain(name, sessions, zone) {
     return '<li><a href="' + escapeHtml(new URL(session.url).pathname) + '">' + escapeHtml(session.title) + '</a> · <time datetime="' +
       escapeHtml(session.date) + '">' + escapeHtml(when(session.date, zone, DAY_TIME)) + "</time>" + (session.room ? " · " + escapeHtml(session.room) : "") + "</li>";
   }).join("");
-  return '<nav class="crumbs" aria-label="Breadcrumb"><a href="' + escapeHtml(absolute(CONFIG.speakers)) + '">Speakers</a> › <span aria-current="page">' + name + "</span></nav>" +
+  return '<nav class="crumbs" aria-label="' + t("Breadcrumb") + '"><a href="' + escapeHtml(absolute(CONFIG.speakers)) + '">' + t("Speakers") + '</a> › <span aria-current="page">' + name + "</span></nav>" +
     '<article class="speaker-page"><div class="speaker-head"><div><h1>' + name + "</h1></div></div>" +
     (person && person.biography ? '<div class="bio">' + paragraphs(person.biography) + "</div>" : "") +
-    '<section aria-labelledby="sessions-heading"><h2 id="sessions-heading">Session' + (sessions.length === 1 ? "" : "s") + "</h2><ul>" + items + "</ul></section></article>";
+    '<section aria-labelledby="sessions-heading"><h2 id="sessions-heading">' + (sessions.length === 1 ? t("Session") : t("Sessions")) + "</h2><ul>" + items + "</ul></section></article>";
 }
 
 // The person's copy of a page with its <main> replaced, its <title> led by this page's.
@@ -316,7 +324,7 @@ function madeOffline(url) {
   if (address.search) {
     return cachedCopy(address.origin + path).then(function (whole) {
       if (!whole) { return null; }
-      var note = '<p class="offline-banner offline-note" role="status">This filtered view needs the network: here is the whole list from the offline copy.</p>';
+      var note = '<p class="offline-banner offline-note" role="status">' + escapeHtml(t("This filtered view needs the network: here is the whole list from the offline copy.")) + "</p>";
       return whole.text().then(function (html) {
         var page = html.replace(/<main id="main"[^>]*>/, function (tag) { return tag + note; });
         return new Response(page, { headers: whole.headers });
@@ -406,8 +414,8 @@ function starButton(path, isStarred, title) {
   var url = escapeHtml(path);
   return '<button type="submit" form="star-form" formaction="' + url + '" name="starred" value="' + (isStarred ? "0" : "1") +
     '" data-hx-post="' + url + '" data-hx-swap="outerHTML" class="star' + (isStarred ? " is-starred" : "") + '" aria-pressed="' + (isStarred ? "true" : "false") +
-    '" title="' + (isStarred ? "Remove from my agenda" : "Add to my agenda") + '"><span aria-hidden="true">' + (isStarred ? "\u2605" : "\u2606") +
-    '</span><span class="visually-hidden">' + (isStarred ? "Starred: remove \u201c" + title + "\u201d from my agenda" : "Star \u201c" + title + "\u201d for my agenda") +
+    '" title="' + escapeHtml(isStarred ? t("Remove from my agenda") : t("Add to my agenda")) + '"><span aria-hidden="true">' + (isStarred ? "\u2605" : "\u2606") +
+    '</span><span class="visually-hidden">' + escapeHtml(isStarred ? t("Starred: remove “{title}” from my agenda") : t("Star “{title}” for my agenda")).replace("{title}", title) +
     "</span></button>";
 }
 
@@ -419,13 +427,14 @@ function titleFor(path, pageUrl) {
   var find = function (html) {
     var at = html.indexOf('formaction="' + escapeHtml(path) + '"');
     if (at < 0) { return ""; }
-    var found = /<span class="visually-hidden">(?:Starred: remove|Star) \u201c([\s\S]*?)\u201d/.exec(html.slice(at, at + 4000));
+    // The title between the quotation marks of the star's words, in any of the site's languages.
+    var found = /<span class="visually-hidden">[^<\u201c\u201e\u00ab]*[\u201c\u201e\u00ab]\u00a0?([\s\S]*?)\u00a0?[\u201d\u201c\u00bb]/.exec(html.slice(at, at + 4000));
     return found ? found[1] : "";
   };
   return look(pageUrl).then(function (html) {
     var title = find(html);
     return title ? title : look(absolute(path.replace(/star$/, ""))).then(find);
-  }).then(function (title) { return title || "this session"; });
+  }).then(function (title) { return title || t("this session"); });
 }
 
 // A kept star names whose it is: the person the server last said was signed in here. It is
