@@ -41,3 +41,7 @@ class ReaderFault(ParseError):
     parse_files turns any unexpected exception into this, so that an import never ends in a
     traceback; the fuzz harness counts these as defects to fix at their root.
     """
+
+
+class DraftError(ConfschedError):
+    """A draft cannot be started, released or discarded as asked (none, one already, no name)."""

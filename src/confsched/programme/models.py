@@ -80,7 +80,20 @@ def _origin_problem(origin: str) -> str:
     return ""
 
 
+class PublicEventManager(models.Manager["Event"]):
+    """Events attendees may reach: never a draft. The default manager, so that every lookup by
+    slug, every list of events and every sweep across events leaves drafts out."""
+
+    def get_queryset(self) -> models.QuerySet[Event]:
+        return super().get_queryset().filter(draft_of__isnull=True)
+
+
+class EveryEventManager(models.Manager["Event"]):
+    """Drafts included: for the services that start, edit and release them."""
+
+
 class Event(models.Model):
+    # A draft's slug is "draft.<pk of its event>": no URL pattern takes a dot in a slug.
     slug = models.SlugField(max_length=100, unique=True)
     name = models.CharField(max_length=200)
     timezone = models.CharField(
@@ -136,11 +149,21 @@ class Event(models.Model):
         default=7, help_text="Days after the event's last day that attendees may give feedback"
     )
 
+    # Set on a draft (see docs/drafts.md): the hidden twin where the next release is prepared.
+    draft_of = models.OneToOneField(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE,
+        related_name="draft",
+    )  # fmt: skip
+
+    objects = PublicEventManager()
+    with_drafts = EveryEventManager()
+
     class Meta:
         ordering = ["slug"]
+        base_manager_name = "with_drafts"
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.name} (draft)" if self.draft_of_id else self.name
 
     def get_absolute_url(self) -> str:
         return reverse("web:schedule", kwargs={"event": self.slug})
@@ -150,8 +173,13 @@ class Event(models.Model):
         return get_zone(self.timezone)
 
     @property
+    def public_slug(self) -> str:
+        """The slug attendees know: a draft's is its event's."""
+        return self.draft_of.slug if self.draft_of_id and self.draft_of else self.slug
+
+    @property
     def uid_domain(self) -> str:
-        return uid_domain_for(self.slug)
+        return uid_domain_for(self.public_slug)
 
 
 class Facet(models.Model):
@@ -401,6 +429,8 @@ class ScheduleVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
     summary = models.CharField(max_length=300)
+    # A release's name, given by the editor who released a draft; "" for other versions.
+    name = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-number"]
@@ -410,6 +440,19 @@ class ScheduleVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.slug} v{self.number}"
+
+
+class VersionSnapshot(models.Model):
+    """The programme as a version left it (interchange/programme_json.py, zlib-compressed), so
+    that /<event>/v/<number>/ and its exports stay readable after later versions."""
+
+    version = models.OneToOneField(
+        ScheduleVersion, on_delete=models.CASCADE, related_name="snapshot"
+    )
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.version} programme"
 
 
 class ChangeKind(models.TextChoices):

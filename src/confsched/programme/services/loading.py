@@ -33,6 +33,7 @@ from confsched.programme.services.links import (
 )
 from confsched.programme.services.related import facets, load_speakers, set_capacities
 from confsched.programme.services.report import LoadReport
+from confsched.programme.services.snapshots import keep_programme
 from confsched.programme.services.validation import validate_programme, with_safe_keys
 from confsched.programme.services.versions import describe, facts, record_version
 from confsched.programme.signals import seats_changed
@@ -102,6 +103,7 @@ def load_programme(
     is_complete: bool = True,
     progress: Callable[[int, int], None] | None = None,
     accept_new_keys: bool = False,
+    name: str = "",
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -110,7 +112,8 @@ def load_programme(
     deleted, so that attendees' stars keep pointing at it. Any change makes a new
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
     none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
-    (see refuse_new_identities).
+    (see refuse_new_identities). `name` names the version (a release's name). The version's
+    programme is kept (snapshots.py) for /<event>/v/<number>/.
     """
     lock_imports(event.slug)
     # What an import that held the lock before this one left, not what the caller read.
@@ -289,7 +292,7 @@ def load_programme(
                     Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
                 )
     if changes:
-        report.version = record_version(event, changes, source=source or "import")
+        report.version = record_version(event, changes, source=source or "import", name=name)
     for pk, (_, seats) in seats_now.items():
         Session.objects.filter(pk=pk).update(seats=seats)
     if seats_now:
@@ -298,4 +301,6 @@ def load_programme(
         transaction.on_commit(lambda: seats_changed.send(sender=Session, session_pks=pks))
     if report.has_changes or seats_now:  # kept pages and exports show seats
         event.save(update_fields=["updated_at"])
+    if report.version:  # after the last write: the programme as this version leaves it
+        keep_programme(event, report.version)
     return report

@@ -19,6 +19,7 @@ from confsched.programme.models import (
     SessionLink,
     SessionSpeaker,
 )
+from confsched.programme.services.snapshots import keep_programme
 
 
 def facts(
@@ -88,10 +89,13 @@ def record_edit(
     changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
     version = record_version(session.event, changes, source=f"edit by {editor}")
     session.event.save(update_fields=["updated_at"])
+    keep_programme(session.event, version)
     return version
 
 
-def record_version(event: Event, changes: list[Change], *, source: str) -> ScheduleVersion:
+def record_version(
+    event: Event, changes: list[Change], *, source: str, name: str = ""
+) -> ScheduleVersion:
     """A new version holding `changes`, numbered after the event's last one."""
     last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
     counts = Counter(change.kind for change in changes)
@@ -99,8 +103,9 @@ def record_version(event: Event, changes: list[Change], *, source: str) -> Sched
         f"{counts[kind]} {ChangeKind(kind).label.lower()}" for kind in ChangeKind if counts[kind]
     )
     version = ScheduleVersion.objects.create(
-        event=event, number=(last["number__max"] or 0) + 1, source=source[:300], summary=summary
-    )
+        event=event, number=(last["number__max"] or 0) + 1, source=source[:300], summary=summary,
+        name=name[:200],
+    )  # fmt: skip
     for change in changes:
         change.version = version
     Change.objects.bulk_create(changes)
