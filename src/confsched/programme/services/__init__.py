@@ -6,6 +6,14 @@ are where each piece lives: events, loading (with validation, identity, related 
 and versions), importing files and their dry run, sync, and export.
 """
 
+from confsched.programme.services.drafts import (
+    discard_draft,
+    draft_for,
+    load_import,
+    release_draft,
+    release_preview,
+    start_draft,
+)
 from confsched.programme.services.events import create_event
 from confsched.programme.services.export import render_export, snapshot
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
@@ -19,14 +27,20 @@ __all__ = [
     "ImportOptions",
     "LoadReport",
     "create_event",
+    "discard_draft",
+    "draft_for",
+    "load_import",
     "files_digest",
     "import_files",
     "load_programme",
     "lock_imports",
     "record_edit",
+    "release_draft",
+    "release_preview",
     "render_export",
     "session_facts",
     "snapshot",
+    "start_draft",
     "sync_event",
     "validate_programme",
 ]

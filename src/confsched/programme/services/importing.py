@@ -13,7 +13,7 @@ from django.db import transaction
 
 from confsched.interchange.formats import parse_files
 from confsched.programme.models import Event
-from confsched.programme.services.loading import load_programme
+from confsched.programme.services.drafts import load_import
 from confsched.programme.services.report import LoadReport
 
 
@@ -48,12 +48,14 @@ def import_files(
     options: ImportOptions = ImportOptions(),  # noqa: B008 - frozen, never mutated
     source: str = "",
     is_dry_run: bool = False,
+    to_draft: bool = False,
 ) -> LoadReport:
     """Load the files into the event; with `is_dry_run`, the same report and nothing written.
 
     The dry run runs the real load in a transaction it then rolls back, so its report is the
     one a real run would give on the same database; its `version`, if any, was never saved.
-    ParseError and InvalidProgrammeError pass through, with nothing written.
+    ParseError and InvalidProgrammeError pass through, with nothing written. `to_draft` loads
+    into the event's draft (drafts.load_import), leaving what attendees see as it is.
     """
     programme = parse_files(
         files, format_name=options.format_name, default_timezone=event.timezone,
@@ -63,11 +65,12 @@ def import_files(
     report = LoadReport()
     try:
         with transaction.atomic():
-            report = load_programme(
-                event, programme, source=source, is_complete=not options.is_partial,
-                accept_new_keys=options.accept_new_keys,
+            report = load_import(
+                event, programme, to_draft=to_draft, source=source,
+                is_complete=not options.is_partial, accept_new_keys=options.accept_new_keys,
             )  # fmt: skip
-            Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
+            if not to_draft:  # the files attendees' programme was last imported from
+                Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
             if is_dry_run:
                 raise _DryRun
     except _DryRun:
