@@ -13,7 +13,7 @@ from confsched.web.agenda import alerts, favourites, people, plan, seats
 from confsched.web.agenda import feedback as attendee_feedback
 from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
-from confsched.web.schedule import changes, exports, search
+from confsched.web.schedule import changes, exports, search, versions
 from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
@@ -41,6 +41,19 @@ urlpatterns = [
     path("<slug:event>/changes/", changes.changes, name="changes"),
     path("<slug:event>/changes.atom", changes.changes_feed, name="changes_feed"),
     path("<slug:event>/schedule.<str:extension>", exports.export, name="export"),
+    # Every version stays readable: its programme and changes, and its exports.
+    path("<slug:event>/v/<int:number>/", versions.version_page, name="version"),
+    path(
+        "<slug:event>/v/<int:number>/schedule2.json",
+        versions.version_export,
+        {"extension": "schedule2"},
+        name="version_schedule2",
+    ),
+    path(
+        "<slug:event>/v/<int:number>/schedule.<str:extension>",
+        versions.version_export,
+        name="version_export",
+    ),
     path(
         "<slug:event>/schedule2.json",
         exports.export,

@@ -102,7 +102,7 @@ def _release(event: Event, *, name: str, editor: str) -> LoadReport:
         raise DraftError(f"{event.slug} has no draft to release: start one first")
     return load_programme(
         event, release_programme(draft), source=f"release by {editor}" if editor else "release",
-        accept_new_keys=True, name=name,
+        accept_new_keys=True, version_name=name,
     )  # fmt: skip
 
 

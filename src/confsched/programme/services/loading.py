@@ -103,7 +103,7 @@ def load_programme(
     is_complete: bool = True,
     progress: Callable[[int, int], None] | None = None,
     accept_new_keys: bool = False,
-    name: str = "",
+    version_name: str = "",
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -112,7 +112,7 @@ def load_programme(
     deleted, so that attendees' stars keep pointing at it. Any change makes a new
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
     none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
-    (see refuse_new_identities). `name` names the version (a release's name). The version's
+    (see refuse_new_identities). `version_name` names the version (a release's). The version's
     programme is kept (snapshots.py) for /<event>/v/<number>/.
     """
     lock_imports(event.slug)
@@ -292,7 +292,9 @@ def load_programme(
                     Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
                 )
     if changes:
-        report.version = record_version(event, changes, source=source or "import", name=name)
+        report.version = record_version(
+            event, changes, source=source or "import", name=version_name
+        )
     for pk, (_, seats) in seats_now.items():
         Session.objects.filter(pk=pk).update(seats=seats)
     if seats_now:

@@ -154,6 +154,8 @@ class Command(BaseCommand):
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
+        if options["to_draft"]:
+            self.stdout.write("Loaded into the draft: attendees see it when an editor releases it.")
         if embeddings.embedded:
             self.stdout.write(f"Embedded {embeddings.embedded} session(s) for search by meaning.")
 
@@ -166,8 +168,6 @@ class Command(BaseCommand):
             f"{len(report.flagged)} flagged for review; "
             f"speakers {report.speakers_created} created, {report.speakers_updated} updated."
         )
-        if event.draft_of_id or report.version and report.version.event_id != event.pk:
-            out.write("Loaded into the draft: attendees see it when an editor releases it.")
         if report.version:
             out.write(f"Schedule version {report.version.number}: {report.version.summary}.")
         else:
