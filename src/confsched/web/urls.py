@@ -19,6 +19,7 @@ from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
 from confsched.web.staff import checkin as staff_checkin
+from confsched.web.staff import drafts as staff_drafts
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import views as staff
@@ -153,6 +154,8 @@ urlpatterns = [
     # Staff: who stars what, likely-full sessions (web/staff/; the import page is in the
     # admin, programme/).
     path("<slug:event>/insight/", staff.insight, name="insight"),
+    # The draft and its release (web/staff/drafts.py).
+    path("<slug:event>/draft/", staff_drafts.draft, name="draft"),
     # Seats for organizers: the overview, a session's list, its CSV (web/staff/seats.py).
     path("<slug:event>/seats/", staff_seats.seats_overview, name="seats_overview"),
     path(
