@@ -79,8 +79,8 @@ def load_import(
         draft = draft_for(event) or start_draft(event)
         return load_programme(draft, programme, **options)
     report = load_programme(event, programme, **options)
-    if (draft := draft_for(event)) is not None:
-        load_programme(draft, programme, **{**options, "accept_new_keys": True, "progress": None})
+    if (twin := draft_for(event)) is not None:
+        load_programme(twin, programme, **{**options, "accept_new_keys": True, "progress": None})
     return report
 
 

@@ -61,7 +61,8 @@ def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
             request, "confsched/version.html", event=event_row, status=404,
             problem=_unknown_version(event_row, number),
         )  # fmt: skip
-    programme = version_programme(version) if version.has_programme else None
+    # `has_programme` is annotated by the query: an old version's page costs no extra read.
+    programme = version_programme(version) if getattr(version, "has_programme", False) else None
     before, after = queries.neighbour_versions(version)
     response = event_page(
         request, "confsched/version.html", event=event_row, version=version,
