@@ -35,6 +35,8 @@ class ImportOptions:
     is_partial: bool = False
     # The file gives sessions the event has other keys, and that is meant (see load_programme).
     accept_new_keys: bool = False
+    # Into the event's draft (drafts.load_import), not released to attendees at once.
+    to_draft: bool = False
 
 
 class _DryRun(Exception):  # noqa: N818 - a signal to roll back, not an error
@@ -48,14 +50,13 @@ def import_files(
     options: ImportOptions = ImportOptions(),  # noqa: B008 - frozen, never mutated
     source: str = "",
     is_dry_run: bool = False,
-    to_draft: bool = False,
 ) -> LoadReport:
     """Load the files into the event; with `is_dry_run`, the same report and nothing written.
 
     The dry run runs the real load in a transaction it then rolls back, so its report is the
     one a real run would give on the same database; its `version`, if any, was never saved.
-    ParseError and InvalidProgrammeError pass through, with nothing written. `to_draft` loads
-    into the event's draft (drafts.load_import), leaving what attendees see as it is.
+    ParseError and InvalidProgrammeError pass through, with nothing written. With
+    `options.to_draft` it loads into the event's draft, leaving what attendees see as it is.
     """
     programme = parse_files(
         files, format_name=options.format_name, default_timezone=event.timezone,
@@ -66,10 +67,10 @@ def import_files(
     try:
         with transaction.atomic():
             report = load_import(
-                event, programme, to_draft=to_draft, source=source,
+                event, programme, to_draft=options.to_draft, source=source,
                 is_complete=not options.is_partial, accept_new_keys=options.accept_new_keys,
             )  # fmt: skip
-            if not to_draft:  # the files attendees' programme was last imported from
+            if not options.to_draft:  # the files attendees' programme was last imported from
                 Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
             if is_dry_run:
                 raise _DryRun
