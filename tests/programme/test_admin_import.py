@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from confsched.programme.models import Event, ScheduleVersion, Session
-from confsched.programme.services import LoadReport, create_event, import_files
+from confsched.programme.services import LoadReport, create_event, draft_for, import_files
 from tests.conftest import demo_files
 
 pytestmark = pytest.mark.django_db
@@ -371,3 +371,17 @@ def test_a_private_url_is_refused_by_default(staff: Client, event: Event, source
     assert response.context["error"].startswith(
         f"{source}: refused: 127.0.0.1 is a loopback address; "
     )
+
+
+def test_an_import_into_the_draft_leaves_attendees_programme_alone(
+    staff: Client, event: Event
+) -> None:
+    response = staff.post(url(event), {"action": "preview", "files": uploads(), "to_draft": "on"})
+    assert response.status_code == 200
+    assert Event.with_drafts.count() == 1  # the preview started no draft
+    confirmed = staff.post(url(event), {"action": "confirm", "token": response.context["token"]})
+    assert confirmed.status_code == 200
+    draft = draft_for(event)
+    assert Session.objects.filter(event=draft).count() == 29
+    assert Session.objects.filter(event=event).count() == 0
+    assert ScheduleVersion.objects.filter(event=event).count() == 0

@@ -111,7 +111,7 @@ def test_the_change_log_page_and_feed(client: Client, demo_event, demo_programme
     edited = _edit(demo_programme, TORCHJD, room="Master Stage")
     load_programme(demo_event, edited, source="import: v2.txt")
     html = client.get(f"/{DEMO_SLUG}/changes/").content.decode()
-    assert '<h2 id="v2-heading">Version 2' in html
+    assert f'<h2 id="v2-heading"><a href="/{DEMO_SLUG}/v/2/">Version 2</a></h2>' in html
     assert (
         f'<a href="/{DEMO_SLUG}/sessions/{TORCHJD}/">Lightning Talk: TorchJD: Jacobian Descent in PyTorch</a>: moved from Founders Cafe to Master Stage'
         in html

@@ -46,3 +46,7 @@ class ReaderFault(ParseError):
 class TeamError(ConfschedError):
     """A team change that cannot be made (the last owner removed, an unknown person, a bad or
     expired invitation link)."""
+
+
+class DraftError(ConfschedError):
+    """A draft cannot be started, released or discarded as asked (none, one already, no name)."""

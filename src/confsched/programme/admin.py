@@ -64,6 +64,10 @@ class TouchesEvent(EventScoped):
 
     formfield_overrides = PLAIN_LINE_ENDS
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # A draft's rows are edited through the draft page and its services, not here.
+        return super().get_queryset(request).filter(event__draft_of__isnull=True)
+
     def _touch(self, obj) -> None:  # noqa: ANN001 - any model with an event
         Event.objects.filter(pk=obj.event_id).update(updated_at=timezone.now())
 

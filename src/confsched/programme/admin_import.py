@@ -79,6 +79,10 @@ class ImportForm(forms.Form):
         required=False,
         label="Accept new keys for sessions the event has (their stars stay on the old ones)",
     )
+    to_draft = forms.BooleanField(
+        required=False,
+        label="Into the draft: attendees see it when the draft is released (docs/drafts.md)",
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -102,7 +106,7 @@ def import_view(request: HttpRequest, object_id: str, *, model_admin: Any) -> Ht
         return _page(request, event, model_admin=model_admin, form=form, status=400)
     options = ImportOptions(
         format_name=form.cleaned_data["format"], is_partial=form.cleaned_data["partial"],
-        accept_new_keys=form.cleaned_data["new_keys"],
+        accept_new_keys=form.cleaned_data["new_keys"], to_draft=form.cleaned_data["to_draft"],
     )  # fmt: skip
     try:
         files = _files(form)
@@ -155,6 +159,7 @@ def _keep(
         "format": options.format_name,
         "partial": options.is_partial,
         "new_keys": options.accept_new_keys,
+        "to_draft": options.to_draft,
     }
     request.session[SESSION_KEY] = kept
     return token
@@ -191,7 +196,7 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
         )  # fmt: skip
     options = ImportOptions(
         format_name=kept["format"], is_partial=kept["partial"],
-        accept_new_keys=kept.get("new_keys", False),
+        accept_new_keys=kept.get("new_keys", False), to_draft=kept.get("to_draft", False),
     )  # fmt: skip
     try:
         report = import_files(event, files, options=options, by=actor_name(request.user))

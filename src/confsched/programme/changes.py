@@ -121,13 +121,16 @@ def source_label(source: str) -> str:
     the folder it lay in, a URL's query, credentials or token (the admin shows the source).
 
     `source` is what load_programme and record_edit wrote: "import: <name>, <name>" (files by
-    base name, URLs in full), "import", "edit by <username>", or a caller's own text.
+    base name, URLs in full), "import", "edit by <username>", "release by <username>" (drafts),
+    or a caller's own text.
     """
     text = source.strip()
     if not text:
         return ""
     if text.startswith("edit by "):
         return gettext("edited by the organizers")
+    if text == "release" or text.startswith("release by "):
+        return gettext("released by the organizers")
     if text == "import":
         return gettext("imported")
     text = text.removeprefix("import:").strip()

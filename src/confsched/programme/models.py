@@ -26,6 +26,12 @@ from confsched.programme.team_models import (  # noqa: F401 - the app's models, 
     TeamChange,
     TeamMember,
 )
+from confsched.programme.version_models import (  # noqa: F401 - the app's models, kept apart
+    Change,
+    ChangeKind,
+    ScheduleVersion,
+    VersionSnapshot,
+)
 
 
 def uid_domain_for(slug: str) -> str:
@@ -102,7 +108,20 @@ def _origin_problem(origin: str) -> str:
     return ""
 
 
+class PublicEventManager(models.Manager["Event"]):
+    """Events attendees may reach: never a draft. The default manager, so that every lookup by
+    slug, every list of events and every sweep across events leaves drafts out."""
+
+    def get_queryset(self) -> models.QuerySet[Event]:
+        return super().get_queryset().filter(draft_of__isnull=True)
+
+
+class EveryEventManager(models.Manager["Event"]):
+    """Drafts included: for the services that start, edit and release them."""
+
+
 class Event(models.Model):
+    # A draft's slug is "draft.<pk of its event>": no URL pattern takes a dot in a slug.
     slug = models.SlugField(max_length=100, unique=True)
     name = models.CharField(max_length=200)
     timezone = models.CharField(
@@ -168,11 +187,21 @@ class Event(models.Model):
         help_text="Languages attendees may choose, e.g. en, fr, de; empty: the default only",
     )  # fmt: skip
 
+    # Set on a draft (see docs/drafts.md): the hidden twin where the next release is prepared.
+    draft_of = models.OneToOneField(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE,
+        related_name="draft",
+    )  # fmt: skip
+
+    objects = PublicEventManager()
+    with_drafts = EveryEventManager()
+
     class Meta:
         ordering = ["slug"]
+        base_manager_name = "with_drafts"
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.name} (draft)" if self.draft_of_id else self.name
 
     def get_absolute_url(self) -> str:
         return reverse("web:schedule", kwargs={"event": self.slug})
@@ -187,8 +216,13 @@ class Event(models.Model):
         return get_zone(self.timezone)
 
     @property
+    def public_slug(self) -> str:
+        """The slug attendees know: a draft's is its event's."""
+        return self.draft_of.slug if self.draft_of_id and self.draft_of else self.slug
+
+    @property
     def uid_domain(self) -> str:
-        return uid_domain_for(self.slug)
+        return uid_domain_for(self.public_slug)
 
 
 class Facet(models.Model):
@@ -428,55 +462,6 @@ class SessionSpeaker(models.Model):
     @property
     def company(self) -> str:
         return self.affiliation or self.speaker.company
-
-
-class ScheduleVersion(models.Model):
-    """One published state of the programme: what an import or an edit changed."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="versions")
-    number = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
-    summary = models.CharField(max_length=300)
-    # Who: the account's username, or "command line"; empty for versions older than teams.
-    by = models.CharField(max_length=150, blank=True)
-
-    class Meta:
-        ordering = ["-number"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="version_unique_number"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.event.slug} v{self.number}"
-
-
-class ChangeKind(models.TextChoices):
-    ADDED = "added", "Added"
-    CANCELLED = "cancelled", "Cancelled"
-    RESTORED = "restored", "Back in the programme"
-    RETIMED = "retimed", "New time"
-    MOVED = "moved", "New room"
-    RETITLED = "retitled", "New title"
-    REDESCRIBED = "redescribed", "New description"
-    SPEAKERS = "speakers", "Speakers changed"
-    DETAILS = "details", "Details changed"
-
-
-class Change(models.Model):
-    """One thing that happened to one session in one version, said in words."""
-
-    version = models.ForeignKey(ScheduleVersion, on_delete=models.CASCADE, related_name="changes")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
-    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
-    description = models.TextField()
-
-    class Meta:
-        ordering = ["version", "pk"]
-        indexes = [models.Index(fields=["session", "version"])]
-
-    def __str__(self) -> str:
-        return self.description
 
 
 class SessionEmbedding(models.Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from confsched.core.text import fold
 from confsched.programme.models import (
@@ -15,6 +15,7 @@ from confsched.programme.models import (
     Session,
     SessionSpeaker,
     Speaker,
+    VersionSnapshot,
 )
 
 
@@ -134,10 +135,18 @@ def sessions_of_speaker(speaker: Speaker) -> list[Session]:
     return _attach(list(rows), speaker.event)
 
 
-def versions_with_changes(event: Event, *, limit: int = 50) -> list[ScheduleVersion]:
-    """The newest versions first, each with its changes and their sessions."""
+def versions_with_changes(
+    event: Event, *, limit: int = 50, number: int | None = None
+) -> list[ScheduleVersion]:
+    """The newest versions first (or only `number`), each with its changes and their sessions
+    and `has_programme`: whether its programme was kept (snapshots.py)."""
+    chosen = ScheduleVersion.objects.filter(event=event)
+    if number is not None:
+        chosen = chosen.filter(number=number)
     return list(
-        ScheduleVersion.objects.filter(event=event)
+        chosen.annotate(
+            has_programme=Exists(VersionSnapshot.objects.filter(version=OuterRef("pk")))
+        )
         .prefetch_related(
             Prefetch(
                 "changes",
@@ -149,3 +158,18 @@ def versions_with_changes(event: Event, *, limit: int = 50) -> list[ScheduleVers
         )
         .order_by("-number")[:limit]
     )
+
+
+def version_for_number(event: Event, number: int) -> ScheduleVersion | None:
+    """The event's version `number`, with its changes (as versions_with_changes) and whether
+    its programme was kept, and the numbers of the versions before and after it."""
+    rows = versions_with_changes(event, limit=1, number=number)
+    return rows[0] if rows else None
+
+
+def neighbour_versions(version: ScheduleVersion) -> tuple[int | None, int | None]:
+    """The numbers of the versions just before and just after `version`, if any."""
+    numbers = ScheduleVersion.objects.filter(event_id=version.event_id)
+    before = numbers.filter(number__lt=version.number).order_by("-number").first()
+    after = numbers.filter(number__gt=version.number).order_by("number").first()
+    return (before.number if before else None, after.number if after else None)

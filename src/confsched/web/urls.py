@@ -13,13 +13,14 @@ from confsched.web.agenda import alerts, favourites, people, plan, seats
 from confsched.web.agenda import feedback as attendee_feedback
 from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
-from confsched.web.schedule import changes, exports, search
+from confsched.web.schedule import changes, exports, search, versions
 from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
 from confsched.web.site.languages import choose_language
 from confsched.web.staff import checkin as staff_checkin
+from confsched.web.staff import drafts as staff_drafts
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import team as staff_team
@@ -45,6 +46,19 @@ urlpatterns = [
     path("<slug:event>/changes/", changes.changes, name="changes"),
     path("<slug:event>/changes.atom", changes.changes_feed, name="changes_feed"),
     path("<slug:event>/schedule.<str:extension>", exports.export, name="export"),
+    # Every version stays readable: its programme and changes, and its exports.
+    path("<slug:event>/v/<int:number>/", versions.version_page, name="version"),
+    path(
+        "<slug:event>/v/<int:number>/schedule2.json",
+        versions.version_export,
+        {"extension": "schedule2"},
+        name="version_schedule2",
+    ),
+    path(
+        "<slug:event>/v/<int:number>/schedule.<str:extension>",
+        versions.version_export,
+        name="version_export",
+    ),
     path(
         "<slug:event>/schedule2.json",
         exports.export,
@@ -144,6 +158,8 @@ urlpatterns = [
     # Staff: who stars what, likely-full sessions (web/staff/; the import page is in the
     # admin, programme/).
     path("<slug:event>/insight/", staff.insight, name="insight"),
+    # The draft and its release (web/staff/drafts.py).
+    path("<slug:event>/draft/", staff_drafts.draft, name="draft"),
     # Seats for organizers: the overview, a session's list, its CSV (web/staff/seats.py).
     path("<slug:event>/seats/", staff_seats.seats_overview, name="seats_overview"),
     path(

@@ -6,6 +6,14 @@ are where each piece lives: events, loading (with validation, identity, related 
 and versions), importing files and their dry run, sync, and export.
 """
 
+from confsched.programme.services.drafts import (
+    discard_draft,
+    draft_for,
+    load_import,
+    release_draft,
+    release_preview,
+    start_draft,
+)
 from confsched.programme.services.events import create_event
 from confsched.programme.services.export import render_export, snapshot
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
@@ -32,6 +40,9 @@ __all__ = [
     "accept_invitation",
     "actor_name",
     "add_member",
+    "discard_draft",
+    "draft_for",
+    "load_import",
     "files_digest",
     "find_person",
     "import_files",
@@ -41,9 +52,12 @@ __all__ = [
     "lock_imports",
     "record_edit",
     "remove_member",
+    "release_draft",
+    "release_preview",
     "render_export",
     "session_facts",
     "snapshot",
+    "start_draft",
     "sync_event",
     "validate_programme",
     "withdraw_invitation",

@@ -68,6 +68,13 @@ def snapshot(event: Event) -> pm.Programme:
 def render_export(event: Event, extension: str, *, base_url: str = "") -> bytes:
     """The event in the writer registered for `extension` (xml, json, schedule2, xcal,
     rfc6321.xcal, csv)."""
+    return render_programme(event, snapshot(event), extension, base_url=base_url)
+
+
+def render_programme(
+    event: Event, programme: pm.Programme, extension: str, *, base_url: str = ""
+) -> bytes:
+    """`programme` (the event's now, or a version's) in the writer registered for `extension`."""
     # Imported here, not at the top: the registry pulls in every format module, which admin
     # autodiscovery should not pay for on start-up.
     from confsched.interchange.formats import WRITERS
@@ -76,4 +83,4 @@ def render_export(event: Event, extension: str, *, base_url: str = "") -> bytes:
     options = {"slug": event.slug, "base_url": base_url}
     if "uid_domain" in inspect.signature(writer.render).parameters:
         options["uid_domain"] = event.uid_domain
-    return writer.render(snapshot(event), **options)
+    return writer.render(programme, **options)

@@ -28,14 +28,14 @@ def own_keys(event: Event, programme: pm.Programme) -> pm.Programme:
     from confsched.interchange.frab.write import export_number
 
     sessions = {
-        str(export_guid(event.slug, key)): key
+        str(export_guid(event.public_slug, key)): key
         for key in Session.objects.filter(event=event).values_list("key", flat=True)
     }
     people = {
         str(export_number(key)): key
         for key in Speaker.objects.filter(event=event).values_list("key", flat=True)
     }
-    people.update({str(export_guid(event.slug, key)): key for key in people.values()})
+    people.update({str(export_guid(event.public_slug, key)): key for key in people.values()})
     if not any(s.key in sessions for s in programme.sessions) and not any(
         p.key in people for p in programme.speakers
     ):

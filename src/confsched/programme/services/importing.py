@@ -13,7 +13,7 @@ from django.db import transaction
 
 from confsched.interchange.formats import parse_files
 from confsched.programme.models import Event
-from confsched.programme.services.loading import load_programme
+from confsched.programme.services.drafts import load_import
 from confsched.programme.services.report import LoadReport
 
 
@@ -35,6 +35,8 @@ class ImportOptions:
     is_partial: bool = False
     # The file gives sessions the event has other keys, and that is meant (see load_programme).
     accept_new_keys: bool = False
+    # Into the event's draft (drafts.load_import), not released to attendees at once.
+    to_draft: bool = False
 
 
 class _DryRun(Exception):  # noqa: N818 - a signal to roll back, not an error
@@ -54,7 +56,8 @@ def import_files(
 
     The dry run runs the real load in a transaction it then rolls back, so its report is the
     one a real run would give on the same database; its `version`, if any, was never saved.
-    ParseError and InvalidProgrammeError pass through, with nothing written.
+    ParseError and InvalidProgrammeError pass through, with nothing written. With
+    `options.to_draft` it loads into the event's draft, leaving what attendees see as it is.
     """
     programme = parse_files(
         files, format_name=options.format_name, default_timezone=event.timezone,
@@ -64,11 +67,13 @@ def import_files(
     report = LoadReport()
     try:
         with transaction.atomic():
-            report = load_programme(
-                event, programme, source=source, is_complete=not options.is_partial,
-                accept_new_keys=options.accept_new_keys, by=by,
+            report = load_import(
+                event, programme, to_draft=options.to_draft, source=source,
+                is_complete=not options.is_partial, accept_new_keys=options.accept_new_keys,
+                by=by,
             )  # fmt: skip
-            Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
+            if not options.to_draft:  # the files attendees' programme was last imported from
+                Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))
             if is_dry_run:
                 raise _DryRun
     except _DryRun:

@@ -33,6 +33,7 @@ from confsched.programme.services.links import (
 )
 from confsched.programme.services.related import facets, load_speakers, set_capacities
 from confsched.programme.services.report import LoadReport
+from confsched.programme.services.snapshots import keep_programme
 from confsched.programme.services.validation import validate_programme, with_safe_keys
 from confsched.programme.services.versions import describe, facts, record_version
 from confsched.programme.signals import seats_changed
@@ -103,6 +104,7 @@ def load_programme(
     progress: Callable[[int, int], None] | None = None,
     accept_new_keys: bool = False,
     by: str = "",
+    version_name: str = "",
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -112,7 +114,8 @@ def load_programme(
     ScheduleVersion with one Change per thing that changed; a load that changes nothing makes
     none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
     (see refuse_new_identities). `by` names who did it for the history: an account's
-    username, or "command line".
+    username, or "command line". `version_name` names the version (a release's). The
+    version's programme is kept (snapshots.py) for /<event>/v/<number>/.
     """
     lock_imports(event.slug)
     # What an import that held the lock before this one left, not what the caller read.
@@ -291,7 +294,9 @@ def load_programme(
                     Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
                 )
     if changes:
-        report.version = record_version(event, changes, source=source or "import", by=by)
+        report.version = record_version(
+            event, changes, source=source or "import", by=by, name=version_name
+        )
     for pk, (_, seats) in seats_now.items():
         Session.objects.filter(pk=pk).update(seats=seats)
     if seats_now:
@@ -300,4 +305,6 @@ def load_programme(
         transaction.on_commit(lambda: seats_changed.send(sender=Session, session_pks=pks))
     if report.has_changes or seats_now:  # kept pages and exports show seats
         event.save(update_fields=["updated_at"])
+    if report.version:  # after the last write: the programme as this version leaves it
+        keep_programme(event, report.version)
     return report

@@ -19,6 +19,7 @@ from confsched.programme.models import (
     SessionLink,
     SessionSpeaker,
 )
+from confsched.programme.services.snapshots import keep_programme
 
 
 def facts(
@@ -88,11 +89,12 @@ def record_edit(
     changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
     version = record_version(session.event, changes, source=f"edit by {editor}", by=editor)
     session.event.save(update_fields=["updated_at"])
+    keep_programme(session.event, version)
     return version
 
 
 def record_version(
-    event: Event, changes: list[Change], *, source: str, by: str = ""
+    event: Event, changes: list[Change], *, source: str, by: str = "", name: str = ""
 ) -> ScheduleVersion:
     """A new version holding `changes`, numbered after the event's last one."""
     last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
@@ -102,7 +104,7 @@ def record_version(
     )
     version = ScheduleVersion.objects.create(
         event=event, number=(last["number__max"] or 0) + 1, source=source[:300],
-        summary=summary, by=by[:150],
+        summary=summary, by=by[:150], name=name[:200],
     )  # fmt: skip
     for change in changes:
         change.version = version

@@ -20,7 +20,7 @@ from confsched.programme.services import (
     LoadReport,
     create_event,
     files_digest,
-    load_programme,
+    load_import,
     lock_imports,
 )
 from confsched.programme.team_models import COMMAND_LINE
@@ -72,6 +72,11 @@ class Command(BaseCommand):
             "--if-new", action="store_true",
             help="import only when the event does not exist yet; an existing event is left "
             "as its organizers have it (what `make run` does with the demo)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--to-draft", action="store_true",
+            help="load into the event's draft (started when it has none): attendees see it "
+            "when an editor releases the draft; without it the import is released at once",
         )  # fmt: skip
         parser.add_argument(
             "--skip-embeddings", action="store_true",
@@ -136,21 +141,27 @@ class Command(BaseCommand):
                     total=len(programme.sessions), unit="session", desc="Loading",
                     file=sys.stderr, disable=None, leave=False,
                 ) as bar:  # fmt: skip
-                    report = load_programme(
-                        event, programme, source="import: " + ", ".join(n for n, _ in files),
+                    report = load_import(
+                        event, programme, to_draft=options["to_draft"],
+                        source="import: " + ", ".join(n for n, _ in files),
                         is_complete=not options["partial"],
                         accept_new_keys=options["accept_new_keys"], by=COMMAND_LINE,
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
-                Event.objects.filter(pk=event.pk).update(import_digest=digest)
+                if not options["to_draft"]:  # what attendees' programme was imported from
+                    Event.objects.filter(pk=event.pk).update(import_digest=digest)
             # After the load is committed, only for sessions whose text changed; a no-op
             # without the semantic extra.
             embeddings = (
-                EmbeddingReport() if options["skip_embeddings"] else refresh_embeddings(event)
+                EmbeddingReport()
+                if options["skip_embeddings"] or options["to_draft"]
+                else refresh_embeddings(event)
             )
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
+        if options["to_draft"]:
+            self.stdout.write("Loaded into the draft: attendees see it when an editor releases it.")
         if embeddings.embedded:
             self.stdout.write(f"Embedded {embeddings.embedded} session(s) for search by meaning.")
 

@@ -19,6 +19,7 @@ LINKS = (
     ("web:seats_overview", "Seats", Right.READ),
     ("web:feedback_staff", "Feedback", Right.READ),
     ("web:checkin", "Check-in", Right.CHECKIN),
+    ("web:draft", "Draft and release", Right.PROGRAMME),
     ("web:team", "Team", Right.TEAM),
 )
 

@@ -1,0 +1,73 @@
+"""The programme's history: each version an import, an edit or a release made, what changed in
+it, and the programme it left (kept so that old versions stay readable). Imported by models.py,
+whose models these point at by name."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class ScheduleVersion(models.Model):
+    """One published state of the programme: what an import or an edit changed."""
+
+    event = models.ForeignKey("programme.Event", on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
+    summary = models.CharField(max_length=300)
+    # Who: the account's username, or "command line"; empty for versions older than teams.
+    by = models.CharField(max_length=150, blank=True)
+    # A release's name, given by the editor who released a draft; "" for other versions.
+    name = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="version_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.slug} v{self.number}"
+
+
+class VersionSnapshot(models.Model):
+    """The programme as a version left it (interchange/programme_json.py, zlib-compressed), so
+    that /<event>/v/<number>/ and its exports stay readable after later versions."""
+
+    version = models.OneToOneField(
+        ScheduleVersion, on_delete=models.CASCADE, related_name="snapshot"
+    )
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"{self.version} programme"
+
+
+class ChangeKind(models.TextChoices):
+    ADDED = "added", "Added"
+    CANCELLED = "cancelled", "Cancelled"
+    RESTORED = "restored", "Back in the programme"
+    RETIMED = "retimed", "New time"
+    MOVED = "moved", "New room"
+    RETITLED = "retitled", "New title"
+    REDESCRIBED = "redescribed", "New description"
+    SPEAKERS = "speakers", "Speakers changed"
+    DETAILS = "details", "Details changed"
+
+
+class Change(models.Model):
+    """One thing that happened to one session in one version, said in words."""
+
+    version = models.ForeignKey(ScheduleVersion, on_delete=models.CASCADE, related_name="changes")
+    session = models.ForeignKey(
+        "programme.Session", on_delete=models.CASCADE, related_name="changes"
+    )
+    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    description = models.TextField()
+
+    class Meta:
+        ordering = ["version", "pk"]
+        indexes = [models.Index(fields=["session", "version"])]
+
+    def __str__(self) -> str:
+        return self.description

@@ -1,0 +1,119 @@
+"""Every version stays readable: /<event>/v/<number>/ (its programme by day, its changes) and
+its exports, rendered from the programme the version kept by the writers of today's exports."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from datetime import date
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
+from django.views.decorators.http import require_safe
+
+from confsched.interchange import programme as pm
+from confsched.interchange.formats import WRITERS
+from confsched.programme import queries
+from confsched.programme.changes import source_label
+from confsched.programme.models import Event, ScheduleVersion
+from confsched.programme.services.export import render_programme
+from confsched.programme.services.snapshots import version_programme
+from confsched.web.site.calendars import conditional_response
+from confsched.web.site.pages import event_or_404, event_page
+
+# A version never changes: its exports may be kept a day by anyone.
+VERSION_MAX_AGE = 86_400
+
+
+def _unknown_version(event: Event, number: int) -> str:
+    last = queries.versions_with_changes(event, limit=1)
+    if not last:
+        return gettext("%(event)s has no version %(number)s: it has no versions yet.") % {
+            "event": event.name, "number": number,
+        }  # fmt: skip
+    return gettext("%(event)s has no version %(number)s: its versions are 1 to %(last)s.") % {
+        "event": event.name, "number": number, "last": last[0].number,
+    }  # fmt: skip
+
+
+def _days(programme: pm.Programme, event: Event) -> list[tuple[date, list[dict]]]:
+    """The sessions attendees saw, by day in the event's zone, each with its speakers' names."""
+    names = {speaker.key: speaker.name for speaker in programme.speakers}
+    days: dict[date, list[dict]] = defaultdict(list)
+    shown = [s for s in programme.sessions if s.starts_at is not None and not s.needs_review]
+    for session in sorted(shown, key=lambda s: (s.starts_at, s.room, s.title)):
+        assert session.starts_at is not None  # noqa: S101 - filtered above, for mypy
+        start = session.starts_at.astimezone(event.zone)
+        days[start.date()].append(
+            {
+                "session": session,
+                "starts_at": start,
+                "ends_at": session.ends_at.astimezone(event.zone) if session.ends_at else None,
+                "speakers": ", ".join(names.get(s.speaker_key, "") for s in session.speakers),
+            }
+        )
+    return sorted(days.items())
+
+
+@require_safe
+def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
+    """Version `number`: a banner pointing at today's programme, its programme, its changes."""
+    event_row = event_or_404(event)
+    version = queries.version_for_number(event_row, number)
+    if version is None:
+        return event_page(
+            request, "confsched/version.html", event=event_row, status=404,
+            problem=_unknown_version(event_row, number),
+        )  # fmt: skip
+    # `has_programme` is annotated by the query: an old version's page costs no extra read.
+    programme = version_programme(version) if getattr(version, "has_programme", False) else None
+    before, after = queries.neighbour_versions(version)
+    response = event_page(
+        request, "confsched/version.html", event=event_row, version=version,
+        source=source_label(version.source), before=before, after=after,
+        days=_days(programme, event_row) if programme else None,
+        extensions=sorted(WRITERS), nav="changes",
+    )  # fmt: skip
+    patch_cache_control(response, public=True, max_age=60)
+    return response
+
+
+@require_safe
+def version_export(request: HttpRequest, event: str, number: int, extension: str) -> HttpResponse:
+    """Version `number`'s schedule.<extension>: the bytes that version's export served."""
+    event_row = event_or_404(event)
+    writer = WRITERS.get(extension)
+    if writer is None:
+        return _not_found(f"No schedule.{extension}; there are: " + ", ".join(sorted(WRITERS)))
+    version = ScheduleVersion.objects.filter(event=event_row, number=number).first()
+    if version is None:
+        return _not_found(_unknown_version(event_row, number))
+    programme = version_programme(version)
+    if programme is None:
+        return _not_found(
+            f"Version {number} of {event_row.name} was recorded before versions kept their "
+            "programme: its exports cannot be rebuilt. Its changes are on the change log."
+        )
+    site = request.build_absolute_uri(reverse("web:home"))
+    etag = hashlib.sha256(f"{event_row.pk}:{number}:{extension}:{site}".encode()).hexdigest()[:32]
+
+    def render() -> HttpResponse:
+        response = HttpResponse(
+            render_programme(event_row, programme, extension, base_url=site),
+            content_type=writer.content_type,
+        )
+        if extension == "csv":
+            name = f"{event_row.slug}-v{number}.csv"
+            response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    response = conditional_response(request, etag=etag, render=render)
+    response["Access-Control-Allow-Origin"] = "*"
+    patch_cache_control(response, public=True, max_age=VERSION_MAX_AGE)
+    return response
+
+
+def _not_found(message: str) -> HttpResponse:
+    return HttpResponseNotFound(message + "\n", content_type="text/plain; charset=utf-8")

@@ -1,0 +1,227 @@
+"""The version pages and their exports, the change log's links, the draft page, and a draft
+that attendees reach nowhere."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from confsched.interchange.formats import WRITERS
+from confsched.programme import queries
+from confsched.programme.models import Event, ScheduleVersion, Session, VersionSnapshot
+from confsched.programme.services import (
+    draft_for,
+    load_programme,
+    release_draft,
+    render_export,
+    snapshot,
+    start_draft,
+)
+from tests.conftest import DEMO_SLUG
+from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
+
+pytestmark = pytest.mark.django_db
+
+BASE = f"/{DEMO_SLUG}/"
+TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
+SITE = "http://testserver/"
+
+
+def _staff() -> Client:
+    client = Client()
+    client.force_login(User.objects.create_user("boss", is_staff=True))
+    return client
+
+
+def _move_in_draft(draft: Event, key: str, minutes: int) -> None:
+    programme = snapshot(draft)
+    session = programme.session(key)
+    moved = replace(
+        session,
+        starts_at=session.starts_at + timedelta(minutes=minutes),
+        ends_at=session.ends_at + timedelta(minutes=minutes),
+    )
+    programme.sessions = [moved if s.key == key else s for s in programme.sessions]
+    load_programme(draft, programme, source="edit by test")
+
+
+def _second_version(event: Event) -> None:
+    draft = start_draft(event)
+    _move_in_draft(draft, TORCHJD, 30)
+    release_draft(event, name="Spring update")
+
+
+def test_an_old_version_serves_the_bytes_it_served_when_current(client: Client, demo_event) -> None:
+    then = {ext: render_export(demo_event, ext, base_url=SITE) for ext in WRITERS}
+    _second_version(demo_event)
+    now = {ext: render_export(demo_event, ext, base_url=SITE) for ext in WRITERS}
+    assert {ext for ext in WRITERS if now[ext] != then[ext]} == set(WRITERS)
+    for extension in WRITERS:
+        name = "schedule2.json" if extension == "schedule2" else f"schedule.{extension}"
+        response = client.get(f"{BASE}v/1/{name}")
+        assert (response.status_code, response.content) == (200, then[extension]), extension
+        assert response["Content-Type"] == WRITERS[extension].content_type
+        assert response["Cache-Control"] == "public, max-age=86400"
+        again = client.get(f"{BASE}v/1/{name}", HTTP_IF_NONE_MATCH=response["ETag"])
+        assert again.status_code == 304
+        assert client.get(f"{BASE}v/2/{name}").content == now[extension]
+
+
+def test_the_version_page_shows_its_programme_banner_and_neighbours(
+    client: Client, demo_event
+) -> None:
+    _second_version(demo_event)
+    first = client.get(f"{BASE}v/1/").content.decode()
+    assert "Version 1 of <time" in first
+    assert f'<a href="{BASE}">The current programme is here</a>' in first
+    assert f'<a href="{BASE}v/2/" rel="next">Version 2</a>' in first
+    assert 'rel="prev"' not in first
+    assert "29 added" in first.replace("29 added", "29 added")  # the summary, capitalised below
+    assert "<p>29 added (imported).</p>" in first
+    second = client.get(f"{BASE}v/2/").content.decode()
+    assert "<h1>Version 2: Spring update</h1>" in second
+    assert f'<a href="{BASE}v/1/" rel="prev">Version 1</a>' in second
+    assert "<p>1 new time (released by the organizers).</p>" in second
+    assert f'href="{BASE}v/2/schedule2.json"' in second
+    assert f'href="{BASE}v/2/schedule.xml"' in second
+    torchjd = Session.objects.get(event=demo_event, key=TORCHJD)
+    start = torchjd.starts_at.astimezone(demo_event.zone)
+    assert f">{start:%H:%M}</time>" in second
+    assert f">{(start - timedelta(minutes=30)):%H:%M}</time>" in first
+
+
+def test_an_unknown_version_is_404_with_a_clear_message(client: Client, demo_event) -> None:
+    page = client.get(f"{BASE}v/7/")
+    assert page.status_code == 404
+    assert (
+        "PyTorch Conference Europe 2026 has no version 7: its versions are 1 to 1."
+        in page.content.decode()
+    )
+    export = client.get(f"{BASE}v/7/schedule.xml")
+    assert (export.status_code, export.content.decode()) == (
+        404, "PyTorch Conference Europe 2026 has no version 7: its versions are 1 to 1.\n",
+    )  # fmt: skip
+    assert client.get(f"{BASE}v/1/schedule.pdf").status_code == 404
+    assert client.get(f"{BASE}v/x/").status_code == 404
+
+
+def test_a_version_recorded_before_programmes_were_kept_says_so(client: Client, demo_event) -> None:
+    VersionSnapshot.objects.all().delete()
+    page = client.get(f"{BASE}v/1/")
+    assert page.status_code == 200
+    assert "This version was recorded before versions kept their programme" in page.content.decode()
+    export = client.get(f"{BASE}v/1/schedule.json")
+    assert export.status_code == 404
+    assert export.content.decode().startswith(
+        "Version 1 of PyTorch Conference Europe 2026 was recorded before versions kept"
+    )
+
+
+def test_the_change_log_links_each_version_with_its_name(client: Client, demo_event) -> None:
+    _second_version(demo_event)
+    page = client.get(f"{BASE}changes/").content.decode()
+    assert f'<a href="{BASE}v/2/">Version 2</a>: Spring update</h2>' in page
+    assert f'<a href="{BASE}v/1/">Version 1</a></h2>' in page
+
+
+def test_a_draft_is_reachable_nowhere_publicly(client: Client, demo_event) -> None:
+    draft = start_draft(demo_event)
+    Session.objects.filter(event=draft, key=TORCHJD).update(title="SECRET DRAFT TITLE")
+    assert queries.event_for_slug(draft.slug) is None
+    assert queries.events_listed() == [demo_event]
+    assert list(Event.objects.all()) == [demo_event]
+    assert Event.with_drafts.count() == 2
+    for path in (
+        "",
+        BASE,
+        f"{BASE}grid/",
+        f"{BASE}schedule.json",
+        f"{BASE}changes/",
+        "/api/v1/events",
+        f"/api/v1/events/{DEMO_SLUG}/sessions",
+    ):
+        assert "SECRET DRAFT TITLE" not in client.get(path).content.decode(), path
+    assert client.get(f"/{draft.slug}/").status_code == 404
+    assert client.get(f"/api/v1/events/{draft.slug}").status_code == 404
+    assert [e["slug"] for e in client.get("/api/v1/events").json()["items"]] == [DEMO_SLUG]
+    # Nor in the admin's lists of sessions.
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("root"))
+    listing = admin.get("/admin/programme/session/?all=").content.decode()
+    assert "SECRET DRAFT TITLE" not in listing
+
+
+def test_the_draft_page_is_for_staff_only(client: Client, demo_event) -> None:
+    assert client.get(f"{BASE}draft/").status_code == 302
+    someone = Client()
+    someone.force_login(User.objects.create_user("ada"))
+    assert someone.get(f"{BASE}draft/").status_code == 404
+    assert someone.post(f"{BASE}draft/", {"action": "start"}).status_code == 404
+    assert draft_for(demo_event) is None
+
+
+def test_start_release_and_discard_from_the_draft_page(demo_event) -> None:
+    boss = _staff()
+    page = boss.get(f"{BASE}draft/").content.decode()
+    assert "<h2>No draft</h2>" in page
+    started = boss.post(f"{BASE}draft/", {"action": "start"})
+    assert (started.status_code, started["Location"]) == (302, f"{BASE}draft/?done=started")
+    draft = draft_for(demo_event)
+    _move_in_draft(draft, TORCHJD, 30)
+    page = boss.get(f"{BASE}draft/").content.decode()
+    assert "1 change, as the change log will say them:" in page
+    assert '<span class="change-kind">New time</span>' in page
+    refused = boss.post(f"{BASE}draft/", {"action": "release", "name": " "})
+    assert refused.status_code == 400
+    assert (
+        "Not done: a release needs a name (for example “Final programme”)."
+        in refused.content.decode()
+    )
+    assert ScheduleVersion.objects.filter(event=demo_event).count() == 1
+    released = boss.post(f"{BASE}draft/", {"action": "release", "name": "Final"})
+    assert released["Location"] == f"{BASE}draft/?released=2"
+    assert ScheduleVersion.objects.get(event=demo_event, number=2).name == "Final"
+    page = boss.get(released["Location"]).content.decode()
+    assert f'Released as <a href="{BASE}v/2/">version 2</a>' in page
+    assert "Nothing: the draft shows attendees what they see now." in page
+    again = boss.post(f"{BASE}draft/", {"action": "release", "name": "Again"})
+    assert again.status_code == 400
+    assert "Not done: nothing to release" in again.content.decode()
+    discarded = boss.post(f"{BASE}draft/", {"action": "discard"})
+    assert discarded["Location"] == f"{BASE}draft/?done=discarded"
+    assert draft_for(demo_event) is None
+    twice = boss.post(f"{BASE}draft/", {"action": "discard"})
+    assert twice.status_code == 400
+    assert f"Not done: {DEMO_SLUG} has no draft to discard." in twice.content.decode()
+    odd = boss.post(f"{BASE}draft/", {"action": "publish"})
+    assert (
+        "Not done: no action &#x27;publish&#x27;: start, discard or release."
+        in odd.content.decode()
+    )
+
+
+def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path) -> None:
+    _checker()
+    boss = _staff()
+    pages = {"draft page, none": boss.get(f"{BASE}draft/")}
+    draft = start_draft(demo_event)
+    _move_in_draft(draft, TORCHJD, 30)
+    Session.objects.filter(event=draft, key=TORCHJD).update(starts_at=None, ends_at=None)
+    pages["draft page, with changes"] = boss.get(f"{BASE}draft/")
+    pages["draft page, refused"] = boss.post(f"{BASE}draft/", {"action": "release", "name": ""})
+    release_draft(demo_event, name="Cut")
+    pages["version 1"] = client.get(f"{BASE}v/1/")
+    pages["version 2"] = client.get(f"{BASE}v/2/")
+    pages["unknown version"] = client.get(f"{BASE}v/9/")
+    pages["change log"] = client.get(f"{BASE}changes/")
+    assert {k: r.status_code for k, r in pages.items()} == dict.fromkeys(pages, 200) | {
+        "draft page, refused": 400, "unknown version": 404,
+    }  # fmt: skip
+    html = {kind: response.content.decode() for kind, response in pages.items()}
+    assert {kind: found for kind, page in html.items() if (found := _duplicate_ids(page))} == {}
+    assert _errors(html, tmp_path) == []
