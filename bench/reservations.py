@@ -69,6 +69,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--databases", default="postgres,sqlite")
+    parser.add_argument(
+        "--fresh", action="store_true",
+        help="each attendee on a new connection, as phones are (default: 50 kept alive)",
+    )  # fmt: skip
     options = parser.parse_args()
     print(
         "| database | round | reservations/s | p50 ms | p99 ms | max ms | app CPU ms "
@@ -86,7 +90,10 @@ def main() -> None:
                     before = cpu_ticks(workers), _postgres_ticks(database)
                     machine, client = _machine_ticks(), os.times()
                     result = rush(
-                        port, [(a, "reserve") for a in attendees], clients=options.clients
+                        port,
+                        [(a, "reserve") for a in attendees],
+                        clients=options.clients,
+                        fresh=options.fresh,
                     )
                     app = cpu_ticks(workers) - before[0]
                     db = _postgres_ticks(database) - before[1]

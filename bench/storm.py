@@ -101,7 +101,9 @@ def prepare(env: dict[str, str], *, count: int, seats: int, prefix: str = "a") -
     ]
 
 
-def _post(connection: http.client.HTTPConnection, attendee: Attendee, action: str) -> int:
+def _post(
+    connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, close: bool = False
+) -> int:
     path = f"/{EVENT}/sessions/{KEY}/reserve"
     body = f"action={action}&csrfmiddlewaretoken={attendee.csrf}"
     connection.request(
@@ -112,6 +114,7 @@ def _post(connection: http.client.HTTPConnection, attendee: Attendee, action: st
             "HX-Request": "true",
             "Referer": f"http://{connection.host}:{connection.port}/{EVENT}/",
             "Origin": f"http://{connection.host}:{connection.port}",
+            **({"Connection": "close"} if close else {}),
         },
     )  # fmt: skip
     response = connection.getresponse()
@@ -119,9 +122,13 @@ def _post(connection: http.client.HTTPConnection, attendee: Attendee, action: st
     return response.status
 
 
-def rush(port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50) -> Rush:
+def rush(
+    port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50, fresh: bool = False
+) -> Rush:
     """Send every (attendee, "reserve" or "cancel") at once from `clients` connections, each
-    request on its own after a common start; returns what came back."""
+    request on its own after a common start; returns what came back. `fresh`: each attendee
+    on a connection of their own (as phones are), else each client's connection kept alive
+    from one attendee's request to the next."""
     result = Rush(statuses=[0] * len(requests), latencies=[0.0] * len(requests))
     start = threading.Barrier(clients + 1)
     local = threading.local()
@@ -136,7 +143,9 @@ def rush(port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50) 
         attendee, action = requests[index]
         sent = time.perf_counter()
         try:
-            status = _post(connect(), attendee, action)
+            status = _post(connect(), attendee, action, close=fresh)
+            if fresh:
+                local.__dict__.pop("connection").close()
         except (OSError, http.client.HTTPException):
             local.__dict__.pop("connection", None)
             status = -1

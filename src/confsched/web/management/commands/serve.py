@@ -51,6 +51,14 @@ class Command(BaseCommand):
             type=int,
             default=int(os.environ.get("WEB_CONCURRENCY", str(min(4, (os.cpu_count() or 1) * 2)))),
         )
+        # Threads per worker. Each worker is one Python process: its threads take turns at one
+        # interpreter, and on a busy machine the turns cost more than they save (a rush of
+        # reservations: 5.9 ms of CPU each with 1 thread, 7.5 with 2, 10.1 with 4;
+        # bench/reservations.py). Two let a slow request (a PDF, an upload) leave its worker
+        # able to answer; more workers, not threads, are how it serves more.
+        parser.add_argument(
+            "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "2"))
+        )
         parser.add_argument("--no-collectstatic", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -72,7 +80,7 @@ class Command(BaseCommand):
         config = {
             "bind": bind,
             "workers": options["workers"],
-            "threads": 4,
+            "threads": options["threads"],
             "accesslog": "-",
             "timeout": 30,
             # Phones starring every few seconds keep their connection (gunicorn's default is 2 s).
