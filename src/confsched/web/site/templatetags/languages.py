@@ -1,4 +1,7 @@
+from urllib.parse import urlencode
+
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -17,14 +20,21 @@ def lang_attribute(name: str) -> SafeString:
 
 @register.inclusion_tag("confsched/_language_picker.html", takes_context=True)
 def language_picker(context: template.Context) -> dict[str, object]:
-    """The picker of the page's languages (nothing when it has one): a plain GET form."""
+    """The page's languages as links (nothing when it has one): one tap, no form, no script,
+    each back to this page in its language."""
     request = context.get("request")
     offered = getattr(request, "page_languages", []) if request is not None else []
     current = getattr(request, "LANGUAGE_CODE", "")
+    here = request.get_full_path() if request is not None else "/"
+    choose = reverse("web:language")
     return {
-        "request": request,
         "current": current,
-        "options": [(code, language_name(code)) for code in offered] if len(offered) > 1 else [],
+        "options": [
+            (code, language_name(code), f"{choose}?{urlencode({'language': code, 'next': here})}")
+            for code in offered
+        ]
+        if len(offered) > 1
+        else [],
     }
 
 
