@@ -51,11 +51,12 @@ class Command(BaseCommand):
             type=int,
             default=int(os.environ.get("WEB_CONCURRENCY", str(min(4, (os.cpu_count() or 1) * 2)))),
         )
-        # Threads per worker. Each worker is one Python process: its threads take turns at one
-        # interpreter, and on a busy machine the turns cost more than they save (a rush of
-        # reservations: 5.9 ms of CPU each with 1 thread, 7.5 with 2, 10.1 with 4;
-        # bench/reservations.py). Two let a slow request (a PDF, an upload) leave its worker
-        # able to answer; more workers, not threads, are how it serves more.
+        # Threads per worker. Each worker is one Python process whose threads take turns at one
+        # interpreter: more threads queue more requests behind one another in a worker while
+        # another worker idles. In a rush of reservations (bench/reservations.py, 4 workers,
+        # 4 to 5 runs each) the p99 was 577-1,143 ms with 4 threads, 430-671 with 2 and
+        # 257-420 with 1, for about the same reservations/s. Two keep a slow request (a PDF,
+        # an upload) from holding up its whole worker; more workers, not threads, serve more.
         parser.add_argument(
             "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "2"))
         )
