@@ -63,21 +63,13 @@ class Outcome:
     position: int
     is_new: bool
     overlaps: list[Session] = field(default_factory=list)
-    # The session as it was under the lock (its seats, times and title, for the answer).
+    # The session as reserving read it (its seats, times and title, for the answer).
     session: Session | None = None
 
 
 def lock_session(session_pk: int) -> Session:
-    """The session's row, locked until the transaction ends (see the module's text)."""
-    locked = _lock(id=session_pk)
-    if locked is None:
-        raise Session.DoesNotExist(f"no session {session_pk}")
-    return locked
-
-
-def _lock(*, event: Event | None = None, **where: object) -> Session | None:
-    """The session `where` names (id=, or event_id= and key=), locked; None if there is none.
-    With `event` given, the row is not joined to its event: the caller has it."""
+    """The session's row with its event, locked until the transaction ends (see the module's
+    text)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a reservation write needs a transaction to hold the lock")
     if connection.vendor == "sqlite":
@@ -86,16 +78,22 @@ def _lock(*, event: Event | None = None, **where: object) -> Session | None:
             table = connection.ops.quote_name(Session._meta.db_table)
             # A write that changes nothing takes the database's write lock now, not at the
             # first write after reading (where WAL would refuse a transaction gone stale).
-            row_id = int(str(where["id"]))
-            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [row_id])  # noqa: S608 - our own table name
+            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [session_pk])  # noqa: S608 - our own table name
         rows = Session.objects.all()
     else:
         rows = Session.objects.select_for_update(of=("self",))
     # No ordering: the model's (by room position) would join the room into a locking query.
-    rows = rows.filter(**where).defer("abstract", "review_note").order_by()
-    locked = next(iter(rows if event else rows.select_related("event")), None)
-    if locked is not None and event is not None:
-        locked.event = event
+    locked = next(
+        iter(
+            rows.filter(pk=session_pk)
+            .select_related("event")
+            .defer("abstract", "review_note")
+            .order_by()
+        ),
+        None,
+    )
+    if locked is None:
+        raise Session.DoesNotExist(f"no session {session_pk}")
     return locked
 
 

@@ -21,6 +21,14 @@ CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTE
 SQLITE_WAIT_MS = 20_000
 
 
+def _with_tables(statement: str) -> str:
+    """`statement` with the two tables' names, quoted for this database."""
+    quote = connection.ops.quote_name
+    return statement.format(
+        reservation=quote(Reservation._meta.db_table), session=quote(Session._meta.db_table)
+    )
+
+
 # The person's reservations in the event, in one plain statement (the path of a rush): this
 # session's (a second press) and the others, each with whether it overlaps the session.
 _THEIRS = """
@@ -35,10 +43,7 @@ WHERE r.user_id = %(user)s AND s.event_id = %(event)s
 def theirs(user_pk: int, session: Session) -> list[tuple[int, int, bool]]:
     """(reservation id, session id, whether it overlaps `session`) of each of the person's
     reservations in the session's event."""
-    table = connection.ops.quote_name
-    sql = _THEIRS.format(
-        reservation=table(Reservation._meta.db_table), session=table(Session._meta.db_table)
-    )
+    sql = _with_tables(_THEIRS)
     timed = session.starts_at is not None and session.ends_at is not None
     adapt = connection.ops.adapt_datetimefield_value
     params = {
@@ -89,10 +94,7 @@ def insert_reservation(
     transaction around them. SQLite: one statement is a write transaction of its own, taken
     with the database's write lock before it reads.
     """
-    table = connection.ops.quote_name
-    sql = _INSERT.format(
-        reservation=table(Reservation._meta.db_table), session=table(Session._meta.db_table)
-    )
+    sql = _with_tables(_INSERT)
     params: dict[str, Any] = {
         "user": user_pk, "session": session_pk, "confirmed": CONFIRMED.value,
         "waitlisted": WAITLISTED.value, "no": False, "code": code,
