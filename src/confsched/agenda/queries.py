@@ -8,17 +8,26 @@ from django.db.models import Count
 from confsched.agenda.models import AgendaItem, AgendaLinks, Reservation
 from confsched.agenda.reminders import reminder_setting
 from confsched.agenda.reservations import position
+from confsched.core.prepared import Prepared
 from confsched.interchange.ical.write import Personal
 from confsched.programme.models import Event, Session
 from confsched.programme.queries import published_sessions
 
+# Every signed-in page of an event reads the person's stars: compiled once.
+_STARRED = Prepared(
+    AgendaItem,
+    lambda user, event: (
+        AgendaItem.objects.filter(user_id=user, session__event_id=event)
+        .order_by()
+        .values_list("session_id")
+    ),
+    user=int,
+    event=int,
+)
+
 
 def starred_ids(user: User, event: Event) -> set[int]:
-    return set(
-        AgendaItem.objects.filter(user=user, session__event=event).values_list(
-            "session_id", flat=True
-        )
-    )
+    return {session_id for (session_id,) in _STARRED.rows(user=user.pk, event=event.pk)}
 
 
 def agenda_sessions(event: Event, session_ids: set[int]) -> list[Session]:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.db import connections, router
 from django.utils import timezone
+
+# The accounts backend (web/accounts/backends.py) by name: core imports nothing above it.
+_DJANGO_BACKEND = "django.contrib.auth.backends.ModelBackend"
+_OUR_BACKEND = "confsched.web.accounts.backends.AccountsBackend"
 
 
 class SessionStore(DatabaseStore):
@@ -28,4 +33,8 @@ class SessionStore(DatabaseStore):
         if row is None:
             self._session_key = None  # as Django's: a new key is made if the session is saved
             return {}
-        return self.decode(row[0])
+        data = self.decode(row[0])
+        if data.get(BACKEND_SESSION_KEY) == _DJANGO_BACKEND:
+            # Signed in before the accounts backend took ModelBackend's place: still signed in.
+            data[BACKEND_SESSION_KEY] = _OUR_BACKEND
+        return data

@@ -11,10 +11,21 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from confsched.core.prepared import Prepared
 from confsched.programme.models import Event, TeamMember
 from confsched.programme.rights import Right, role_has
 
 _KEPT = "_confsched_team_roles"
+# Read on every signed-in page of an event (the organizers' menu): compiled once.
+_ROLES = Prepared(
+    TeamMember,
+    lambda user: (
+        TeamMember.objects.filter(user_id=user)
+        .order_by()
+        .values_list("event_id", "event__slug", "role")
+    ),
+    user=int,
+)
 
 
 def is_site_admin(user: Any) -> bool:
@@ -27,12 +38,7 @@ def roles_of(user: Any) -> dict[int, tuple[str, str]]:
         return {}
     kept = getattr(user, _KEPT, None)
     if kept is None:
-        kept = {
-            event_id: (slug, role)
-            for event_id, slug, role in TeamMember.objects.filter(user_id=user.pk).values_list(
-                "event_id", "event__slug", "role"
-            )
-        }
+        kept = {event_id: (slug, role) for event_id, slug, role in _ROLES.rows(user=user.pk)}
         setattr(user, _KEPT, kept)
     return kept
 

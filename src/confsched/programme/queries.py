@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
+from confsched.core.prepared import Prepared
 from confsched.core.text import fold
 from confsched.programme.models import (
     Change,
@@ -42,8 +43,13 @@ def _attach(rows: list, event: Event) -> list:
     return rows
 
 
+# Every page of an event looks it up by its address first: compiled once (core/prepared.py).
+_EVENT_BY_SLUG = Prepared(Event, lambda slug: Event.objects.filter(slug=slug).order_by(), slug=str)
+
+
 def event_for_slug(slug: str) -> Event | None:
-    return Event.objects.filter(slug=slug).first()
+    found = _EVENT_BY_SLUG.instances(slug=slug)
+    return found[0] if found else None
 
 
 def events_listed() -> list[Event]:

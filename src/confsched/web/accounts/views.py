@@ -27,6 +27,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from confsched.programme import queries
 from confsched.programme.models import Event
+from confsched.web.accounts import backends
 from confsched.web.agenda.stars import adopt_visitor_stars
 from confsched.web.site.pages import event_page
 
@@ -131,7 +132,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=backends.PATH)
             adopt_visitor_stars(request)
             return redirect(_next_url(request))
     else:
