@@ -79,7 +79,7 @@ out = []
 for user in users:
     session = store()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "confsched.web.accounts.backends.AccountsBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     out.append([user.username, session.session_key])

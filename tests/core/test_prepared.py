@@ -74,3 +74,32 @@ def test_a_placeholder_the_statement_does_not_hold_once_is_refused() -> None:
         Prepared(Event, lambda day: Event.objects.filter(start_date=day), day=date).rows(
             day=date(2026, 1, 1)
         )
+
+
+def test_instances_with_select_related_and_only_are_what_the_queryset_makes() -> None:
+    event = create_event(slug="pycon", name="PyCon", timezone="Europe/Paris")
+    room = Room.objects.create(event=event, name="Amphi", slug="amphi", position=2)
+    rooms = Prepared(
+        Room,
+        lambda slug: (
+            Room.objects.filter(event__slug=slug)
+            .select_related("event")
+            .only("name", "event__name", "event__timezone")
+            .order_by()
+        ),
+        slug=str,
+    )
+    (found,) = rooms.instances(slug="pycon")
+    assert (found.pk, found.name, found.event.pk, found.event.name, found.event.timezone) == (
+        room.pk, "Amphi", event.pk, "PyCon", "Europe/Paris",
+    )  # fmt: skip
+    assert found.get_deferred_fields() == {"slug", "position", "capacity"}
+    assert "slug" in found.event.get_deferred_fields()
+
+
+def test_rows_of_values_are_no_instances() -> None:
+    names = Prepared(
+        Room, lambda slug: Room.objects.filter(event__slug=slug).values_list("name"), slug=str
+    )
+    with pytest.raises(TypeError, match=r"this query selects values, not model rows: use rows\(\)"):
+        names.instances(slug="pycon")

@@ -27,6 +27,7 @@ from confsched.agenda.models import Reservation, ReservationStatus, new_code
 from confsched.agenda.seat_statements import SQLITE_WAIT_MS
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.core.prepared import Prepared
 from confsched.programme.models import Event, Session
 
 CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTED
@@ -179,18 +180,24 @@ _RESERVING = (
 )  # fmt: skip
 
 
+# The one lookup of a rush's every request: compiled once (core/prepared.py).
+_SESSION_TO_RESERVE = Prepared(
+    Session,
+    lambda slug, key: (
+        Session.objects.filter(event__slug=slug, key=key)
+        .select_related("event")
+        .only(*_RESERVING)
+        .order_by()
+    ),
+    slug=str,
+    key=str,
+)
+
+
 def reserve_key(user: User, slug: str, key: str) -> Outcome | None:
     """`reserve` for the session `key` of the event `slug` (the request's path); None when
     there is no such published session."""
-    found = next(
-        iter(
-            Session.objects.filter(event__slug=slug, key=key)
-            .select_related("event")
-            .only(*_RESERVING)
-            .order_by()
-        ),
-        None,
-    )
+    found = next(iter(_SESSION_TO_RESERVE.instances(slug=slug, key=key)), None)
     if found is None or not found.is_published:  # unpublished: as if there were none
         return None
     return _reserve(user, found)

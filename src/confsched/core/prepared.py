@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
 from django.db.models import Model, QuerySet
+from django.db.models.query import ModelIterable, get_related_populators
 
 M = TypeVar("M", bound=Model)
 
@@ -40,7 +41,9 @@ class _Compiled:
     sql: str
     params: tuple[Any, ...]
     slots: dict[str, int]  # placeholder name -> its index among the parameters
-    fields: tuple[str, ...]  # attribute names of the selected columns, in order
+    own: slice  # where the model's own columns are in a row
+    fields: tuple[str, ...]  # their attribute names, in order
+    populators: tuple[Any, ...]  # what makes the related rows select_related asked for
     converters: dict[int, Any]
     compiler: Any
 
@@ -78,10 +81,16 @@ class Prepared(Generic[M]):
                     raise ValueError(f"placeholder {name!r} is in the statement {len(found)} times")
                 slots[name] = found[0]
             expressions = [column for column, _, _ in compiler.select]
-            fields = [getattr(getattr(e, "target", None), "attname", "") for e in expressions]
+            # Where the model's own columns are, and how related rows (select_related) are
+            # made: what Django's ModelIterable works out for each run, worked out once.
+            info = compiler.klass_info if queryset._iterable_class is ModelIterable else None
+            own = slice(*((info["select_fields"][0], info["select_fields"][-1] + 1) if info
+                          else (0, 0)))  # fmt: skip
             compiled = _Compiled(
                 sql=sql, params=tuple(params), slots=slots,
-                fields=tuple(fields),
+                own=own, fields=tuple(column.target.attname for column in expressions[own]),
+                populators=tuple(get_related_populators(info, compiler.select, alias))
+                if info else (),
                 converters=compiler.get_converters(expressions), compiler=compiler,
             )  # fmt: skip
             self._kept[connection] = compiled
@@ -92,10 +101,19 @@ class Prepared(Generic[M]):
         return self._run(router.db_for_read(self.model), values)[1]
 
     def instances(self, **values: Any) -> list[M]:
-        """The rows as model instances (the queryset must select whole rows of the model)."""
+        """The rows as model instances, with what select_related asked for and without what
+        only() or defer() left out, as the queryset makes them."""
         alias = router.db_for_read(self.model)
         compiled, rows = self._run(alias, values)
-        return [self.model.from_db(alias, compiled.fields, row) for row in rows]
+        if not compiled.fields:
+            raise TypeError("this query selects values, not model rows: use rows()")
+        made = []
+        for row in rows:
+            instance = self.model.from_db(alias, compiled.fields, row[compiled.own])
+            for populator in compiled.populators:
+                populator.populate(row, instance)
+            made.append(instance)
+        return made
 
     def _run(self, alias: str, values: dict[str, Any]) -> tuple[_Compiled, list[tuple[Any, ...]]]:
         if set(values) != set(self.names):
