@@ -193,3 +193,8 @@ def add_session(
     row.save(force_insert=True)
     record_edit(row, None, editor=editor or "the editor")
     return _problems(draft, row)
+
+
+def session_problems(draft: Event, key: str) -> list[Problem]:
+    """The problems of the draft's session `key` where it is now (none without a time)."""
+    return _problems(_draft(draft), _row(draft, key))
