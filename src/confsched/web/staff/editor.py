@@ -109,14 +109,17 @@ def _date(text: str) -> date:
                           "2026-04-07).") % {"text": text}) from None  # fmt: skip
 
 
-def _time(text: str, what: str) -> time:
+def _time(text: str, *, is_end: bool = False) -> time:
     try:
         if not _TIME.fullmatch(text):
             raise ValueError(text)
         return time.fromisoformat(text.zfill(5))
     except ValueError:
-        raise EditError(_("The %(what)s “%(text)s” is not a time (hours:minutes, such as "
-                          "09:30).") % {"what": what, "text": text}) from None  # fmt: skip
+        if is_end:
+            words = _("The end time “%(text)s” is not a time (hours:minutes, such as 09:30).")
+        else:
+            words = _("The start time “%(text)s” is not a time (hours:minutes, such as 09:30).")
+        raise EditError(words % {"text": text}) from None
 
 
 def _times(form: Placement, zone: Any) -> None:
@@ -124,9 +127,9 @@ def _times(form: Placement, zone: Any) -> None:
     if not form.day or not form.start:
         raise EditError(_("Give a day and a start time."))
     day = _date(form.day)
-    starts_at = datetime.combine(day, _time(form.start, _("start time")), tzinfo=zone)
+    starts_at = datetime.combine(day, _time(form.start), tzinfo=zone)
     if form.end:
-        end = _time(form.end, _("end time"))
+        end = _time(form.end, is_end=True)
         ends_at = datetime.combine(day, end, tzinfo=zone)
         if ends_at < starts_at:
             raise EditError(_("It would end (%(end)s) before it starts (%(start)s): give an end "
