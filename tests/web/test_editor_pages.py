@@ -4,6 +4,7 @@ check fragment that drag and drop asks for, every refusal of bad input, and vali
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -248,3 +249,28 @@ def test_the_editor_pages_are_valid_html(staff: Client, draft: Event, tmp_path: 
     html["no draft"] = staff.get(EDITOR).content.decode()
     assert {kind: found for kind, page in html.items() if (found := _duplicate_ids(page))} == {}
     assert _errors(html, tmp_path) == []
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_editor_speaks_french_and_german(
+    staff: Client, draft: Event, demo_event: Event, language: str
+) -> None:
+    from tests.web.test_translations import SAME_IN, _event_data, _leftover, _texts
+
+    demo_event.languages = "en, fr, de"
+    demo_event.save()
+    data = _event_data(demo_event)
+    same = {word.lower() for word in SAME_IN[language]}
+    left = {}
+    # The header's organizer menu (staff links, the account's name) is the site's, not the
+    # editor's: left out.
+    menu = re.compile(
+        r'<details class="staff-menu">.*?</details>\s*<span class="who">[^<]*</span>', re.S
+    )
+    for url in (EDITOR, f"{EDITOR}?session={TORCHJD}"):
+        english = menu.sub("", staff.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+        translated = menu.sub("", staff.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        assert f'<html lang="{language}">' in translated
+        shared = _texts(english) & _texts(translated)
+        left[url] = sorted(text for text in shared if _leftover(text, data, same))
+    assert left == {EDITOR: [], f"{EDITOR}?session={TORCHJD}": []}
