@@ -1,6 +1,6 @@
 """The schedule editor in a browser: on a desktop a session card dragged onto another room and
 time shows the check (a room already taken) before anything is saved, and "Save anyway" saves
-it; on a phone without JavaScript the session's form moves it (Check, then Save). axe-core
+it; its lower edge dragged down asks for a longer length (checked, then cancelled); on a phone without JavaScript the session's form moves it (Check, then Save). axe-core
 finds nothing serious on the editor. With CONFSCHED_SCREENSHOTS=1: docs/screenshots/
 editor-desktop.png (the check after a drop) and editor-phone.png (the form)."""
 
@@ -82,6 +82,24 @@ def test_a_drop_shows_the_problem_then_saves_it(
         datetime(2026, 4, 7, 11, 0, tzinfo=PARIS),
         datetime(2026, 4, 7, 11, 10, tzinfo=PARIS),
     )
+
+    # Its lower edge dragged down two grid steps (1.5rem each): ten minutes longer, checked.
+    handle = page.locator(f"#s-{TORCHJD} [data-editor-resize]")
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + 24, steps=4)
+    page.mouse.move(x, y + 48, steps=4)
+    expect(handle).to_have_text("→ 11:20")
+    page.mouse.up()
+    expect(panel.locator(".editor-check-where")).to_have_text(
+        "Tuesday 7 April, 11:00–11:20, Master Stage"
+    )
+    panel.get_by_role("button", name="Cancel").click()
+    expect(panel).to_be_hidden()
+    assert _draft_row(TORCHJD).ends_at == datetime(2026, 4, 7, 11, 10, tzinfo=PARIS)
 
 
 @pytest.mark.browser

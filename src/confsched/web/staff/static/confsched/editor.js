@@ -2,7 +2,8 @@
 // its form (open it from the grid). With it: a session card dragged onto another room column or
 // time row asks the server to check the move (the same check as the form's "Check", answered
 // as an HTML fragment), shows the problems in a panel before anything is saved, and the panel's
-// button saves it (a plain form: the page comes back with the grid updated).
+// button saves it (a plain form: the page comes back with the grid updated). The card's lower
+// edge changes its length the same way.
 (function () {
   "use strict";
 
@@ -61,23 +62,69 @@
     event.dataTransfer.dropEffect = "move";
     mark(cell);
   });
+  // Ask for the check of the session `key` placed there; the panel shows the answer.
+  function check(key, day, start, minutes, room) {
+    var data = new FormData();
+    data.append("csrfmiddlewaretoken", token());
+    data.append("action", "check");
+    data.append("key", key);
+    data.append("day", day);
+    data.append("start", start);
+    data.append("minutes", String(minutes));
+    data.append("room", room);
+    fetch(window.location.pathname, {
+      method: "POST", body: data, credentials: "same-origin", headers: { "HX-Request": "true" }
+    }).then(function (response) { return response.text(); }).then(show, close);
+  }
+
   document.addEventListener("drop", function (event) {
     var cell = cellOf(event);
     if (!cell || !dragged) { return; }
     event.preventDefault();
     mark(cell);
     var row = cell.parentElement;
-    var data = new FormData();
-    data.append("csrfmiddlewaretoken", token());
-    data.append("action", "check");
-    data.append("key", dragged.getAttribute("data-key"));
-    data.append("day", row.getAttribute("data-day"));
-    data.append("start", row.getAttribute("data-start"));
-    data.append("minutes", dragged.getAttribute("data-minutes"));
-    data.append("room", cell.getAttribute("data-room"));
-    fetch(window.location.pathname, {
-      method: "POST", body: data, credentials: "same-origin", headers: { "HX-Request": "true" }
-    }).then(function (response) { return response.text(); }).then(show, close);
+    check(dragged.getAttribute("data-key"), row.getAttribute("data-day"),
+          row.getAttribute("data-start"), dragged.getAttribute("data-minutes"),
+          cell.getAttribute("data-room"));
+  });
+
+  // The card's lower edge: dragged down or up, the length changes in steps of five minutes,
+  // one step for each grid step of height (the grid's --step), then the check as for a move.
+  var STEP_MINUTES = 5;
+  function end(start, minutes) {  // "HH:MM" of `start` ("HH:MM") plus `minutes`, on a clock
+    var parts = start.split(":"), total = (Number(parts[0]) * 60 + Number(parts[1]) + minutes) % 1440;
+    return ("0" + Math.floor(total / 60)).slice(-2) + ":" + ("0" + total % 60).slice(-2);
+  }
+  document.querySelectorAll("[data-editor-resize]").forEach(function (handle) { handle.hidden = false; });
+  document.addEventListener("pointerdown", function (event) {
+    var handle = event.target && event.target.closest ? event.target.closest("[data-editor-resize]") : null;
+    if (!handle) { return; }
+    event.preventDefault();
+    var card = handle.closest(".editor-card");
+    var grid = card.closest(".grid");
+    var step = parseFloat(getComputedStyle(grid).getPropertyValue("--step")) *
+      parseFloat(getComputedStyle(document.documentElement).fontSize) || 24;
+    var from = event.clientY, minutes = Number(card.getAttribute("data-minutes")), length = minutes;
+    card.setAttribute("draggable", "false");
+    card.classList.add("is-resizing");
+    function move(moved) {
+      length = Math.max(STEP_MINUTES, minutes + Math.round((moved.clientY - from) / step) * STEP_MINUTES);
+      handle.textContent = "→ " + end(card.getAttribute("data-start"), length);
+    }
+    function up() {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", up);
+      card.setAttribute("draggable", "true");
+      card.classList.remove("is-resizing");
+      handle.textContent = "";
+      if (length !== minutes) {
+        mark(card.closest("td"));
+        check(card.getAttribute("data-key"), card.getAttribute("data-day"),
+              card.getAttribute("data-start"), length, card.getAttribute("data-room"));
+      }
+    }
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !panel.hidden) { close(); }
