@@ -274,3 +274,22 @@ def test_the_editor_speaks_french_and_german(
         shared = _texts(english) & _texts(translated)
         left[url] = sorted(text for text in shared if _leftover(text, data, same))
     assert left == {EDITOR: [], f"{EDITOR}?session={TORCHJD}": []}
+
+
+def test_seats_above_capacity_and_days_outside_the_event_are_said(
+    staff: Client, draft: Event
+) -> None:
+    from confsched.programme.models import Room
+
+    Session.objects.filter(event=draft, key=TORCHJD).update(seats=80)
+    Room.objects.filter(event=draft, name="Founders Cafe").update(capacity=30)
+    page = staff.post(EDITOR, FREE | {"action": "check", "day": "2026-04-10"}).content.decode()
+    assert "2 problems there:" in page
+    assert (
+        '<li class="problem problem-days">Fri 10 Apr 08:00–08:20 is outside the event&#x27;s '
+        "days (2026-04-07 to 2026-04-08)</li>"
+    ) in page
+    assert (
+        '<li class="problem problem-capacity">80 seats to reserve but Founders Cafe has 30</li>'
+        in page
+    )
