@@ -6,13 +6,22 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from confsched.agenda.models import AgendaItem
 from confsched.agenda.services import star_session
 from confsched.core.errors import DraftError
+from confsched.interchange.synthetic import synthetic_programme
 from confsched.programme.clashes import ROOM_CLASH, Problem
 from confsched.programme.models import Session
-from confsched.programme.services import release_draft, release_preview, start_draft
+from confsched.programme.services import (
+    create_event,
+    load_programme,
+    release_draft,
+    release_preview,
+    start_draft,
+)
 from confsched.programme.services.editing import (
     add_session,
     move_session,
@@ -99,3 +108,68 @@ def test_refusals_say_why_and_write_nothing(demo_event) -> None:
     with pytest.raises(DraftError, match="has no session 'nope'"):
         unschedule(draft, "nope")
     assert release_preview(demo_event) == []
+
+
+def _draft_of(size: int, slug: str):
+    event = create_event(slug=slug, name=slug, timezone="Europe/Paris")
+    load_programme(event, synthetic_programme(size, rooms=5, days=2, abstract_sentences=1))
+    return start_draft(event)
+
+
+def _edit_queries(draft) -> list[int]:
+    """The queries of one move, one unschedule and one addition in `draft`."""
+    row = Session.objects.get(event=draft, key="s7")
+    start = row.starts_at + timedelta(minutes=30)
+    counts = []
+    for edit in (
+        lambda: move_session(
+            draft,
+            "s7",
+            room="Room 2",
+            starts_at=start,
+            ends_at=start + timedelta(minutes=25),
+            editor="eve",
+        ),  # fmt: skip
+        lambda: unschedule(draft, "s8", editor="eve"),
+        lambda: add_session(
+            draft,
+            key="new",
+            title="New",
+            room="Room 1",
+            starts_at=start,
+            ends_at=start + timedelta(minutes=5),
+            editor="eve",
+        ),  # fmt: skip
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            edit()
+        counts.append(len(queries))
+    return counts
+
+
+def test_an_edit_writes_one_session_whatever_the_size_of_the_draft() -> None:
+    small, large = _draft_of(50, "small"), _draft_of(500, "large")
+    assert _edit_queries(small) == _edit_queries(large)
+    # Only the edited sessions moved (their SEQUENCE; a new one starts at 0), one draft
+    # version per edit.
+    moved = Session.objects.filter(event=large, sequence__gt=0)
+    assert sorted(moved.values_list("key", flat=True)) == ["s7", "s8"]
+    assert Session.objects.filter(event=large).count() == 501
+    assert list(large.versions.order_by("number").values_list("source", flat=True))[-3:] == [
+        "edit by eve",
+        "edit by eve",
+        "edit by eve",
+    ]
+    row = Session.objects.select_related("room").get(event=large, key="s7")
+    assert (row.room.name, row.is_cancelled) == ("Room 2", False)
+
+
+def test_an_edit_that_changes_nothing_records_nothing(demo_event) -> None:
+    draft = start_draft(demo_event)
+    row = Session.objects.select_related("room").get(event=draft, key=TORCHJD)
+    versions = draft.versions.count()
+    move_session(draft, TORCHJD, room=row.room.name, starts_at=row.starts_at, ends_at=row.ends_at)
+    assert (draft.versions.count(), Session.objects.get(pk=row.pk).sequence) == (
+        versions,
+        row.sequence,
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -101,17 +102,20 @@ class GridDay:
         return f"slot-{self.day:%Y%m%d}-{start}"
 
 
-def grid_days(sessions: list[Any], zone: zoneinfo.ZoneInfo) -> list[GridDay]:
+def grid_days(
+    sessions: list[Any], zone: zoneinfo.ZoneInfo, *, rooms: Sequence[Any] = ()
+) -> list[GridDay]:
     """Per local day, a table of rooms × time intervals; sessions span the rows they cover.
 
     Rows are the intervals between consecutive start/end times of that day, so a table with
     rowspans draws it without any layout arithmetic in the page. A session overlapping another
-    in the same room joins that cell rather than being hidden.
+    in the same room joins that cell rather than being hidden. `rooms` (Room rows) are columns
+    of every day even when nothing happens in them (the editor drops sessions there).
     """
     result = []
     for day in days_and_slots(sessions, zone):
         day_sessions = [session for slot in day.slots for session in slot.sessions]
-        order: dict[str, tuple[int, str]] = {}
+        order = {room.name: (room.position, room.name) for room in rooms}
         for session in day_sessions:
             name = session.room.name if session.room else NO_ROOM
             order.setdefault(name, (session.room.position, name) if session.room else (10**9, name))

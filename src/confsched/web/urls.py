@@ -21,6 +21,7 @@ from confsched.web.site import views as site
 from confsched.web.site.languages import choose_language
 from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import drafts as staff_drafts
+from confsched.web.staff import editor as staff_editor
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import team as staff_team
@@ -160,6 +161,8 @@ urlpatterns = [
     path("<slug:event>/insight/", staff.insight, name="insight"),
     # The draft and its release (web/staff/drafts.py).
     path("<slug:event>/draft/", staff_drafts.draft, name="draft"),
+    # The schedule editor: the draft as a grid, its forms and checks (web/staff/editor.py).
+    path("<slug:event>/draft/edit/", staff_editor.editor, name="draft_editor"),
     # Seats for organizers: the overview, a session's list, its CSV (web/staff/seats.py).
     path("<slug:event>/seats/", staff_seats.seats_overview, name="seats_overview"),
     path(
