@@ -92,3 +92,16 @@ def test_a_new_session_is_checked_before_it_is_added() -> None:
     new = pm.Session("new", "New", starts_at=_at(7, 9, 30), ends_at=_at(7, 10, 30), room="Main", speakers=(pm.SessionSpeaker("ada"),))  # fmt: skip
     assert [p.keys for p in check_placement(_programme(), new, zone=PARIS, **DAYS)] == [("keynote",), ("keynote",)]  # fmt: skip
     assert check_placement(_programme(), _programme().session("later"), zone=PARIS, **DAYS) == []
+
+
+def test_the_problems_are_said_in_the_page_s_language() -> None:
+    from django.utils import translation
+
+    with translation.override("fr"):
+        found = check_move(_programme(), "keynote", room="Side", starts_at=_at(7, 11, 30), ends_at=_at(7, 12, 30), zone=PARIS, **DAYS)  # fmt: skip
+        backwards = check_move(_programme(), "keynote", room="Side", starts_at=_at(7, 12), ends_at=_at(7, 11), zone=PARIS, **DAYS)  # fmt: skip
+    assert [problem.message.split(" (")[0] for problem in found + backwards] == [
+        "Side accueille « Talk » à ce moment",
+        "Ada Lovelace intervient aussi dans « Panel »",
+        "elle finirait",
+    ]

@@ -329,11 +329,15 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
     client.force_login(User.objects.create_superuser("root", "root@example.org", "pw"))
     menus["site admin"] = _menu(_get(client, f"/{DEMO_SLUG}/grid/"))
     everything = [
-        "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Team", "Admin",
+        "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Schedule editor",
+        "Team", "Admin",
     ]  # fmt: skip
     assert menus == {
         "owner": everything,
-        "editor": ["Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Admin"],
+        "editor": [
+            "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Schedule editor",
+            "Admin",
+        ],  # fmt: skip
         "viewer": ["Insight", "Seats", "Feedback", "Admin"],
         "checkin": ["Check-in"],
         "site admin": everything,

@@ -1,6 +1,7 @@
 """What is wrong with a session placed somewhere, before it is saved: a speaker in two places,
 two sessions in one room, a time outside the event's days, more seats than the room has.
-Pure: the schedule editor calls it on the draft's programme as the organizer drags.
+Pure: the schedule editor calls it on the draft's programme as the organizer drags. The words
+are in the language active when it runs (the editor's page's).
 
 Sessions without a time, cancelled, or waiting for review clash with nothing: attendees do
 not see them there. A session without an end is taken as a moment (it clashes with what runs
@@ -12,6 +13,8 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+
+from django.utils.translation import gettext as _
 
 from confsched.interchange import programme as pm
 from confsched.programme.changes import when
@@ -57,34 +60,39 @@ def check_placement(
     end = max(last, session.starts_at).astimezone(zone)
     if (first_day and start.date() < first_day) or (last_day and end.date() > last_day):
         days = f"{first_day or '…'} to {last_day or '…'}"
-        problems.append(
-            Problem(OUTSIDE_DAYS, f"{when(session.starts_at, session.ends_at, zone)} is outside "
-                                  f"the event's days ({days})")
-        )  # fmt: skip
+        words = _("%(when)s is outside the event's days (%(days)s)") % {
+            "when": when(session.starts_at, session.ends_at, zone), "days": days,
+        }  # fmt: skip
+        problems.append(Problem(OUTSIDE_DAYS, words))
     others = [s for s in programme.sessions if s.key != session.key and _counts(s)]
     if _counts(session):
         if session.room:
             for other in others:
                 if other.room == session.room and _overlap(session, other):
-                    problems.append(Problem(ROOM_CLASH, f"{session.room} holds “{other.title}” "
-                                            f"then ({when(other.starts_at, other.ends_at, zone)})",
-                                            (other.key,)))  # fmt: skip
+                    words = _("%(room)s holds “%(title)s” then (%(when)s)") % {
+                        "room": session.room, "title": other.title,
+                        "when": when(other.starts_at, other.ends_at, zone),
+                    }  # fmt: skip
+                    problems.append(Problem(ROOM_CLASH, words, (other.key,)))
         names = {speaker.key: speaker.name for speaker in programme.speakers}
         mine = {link.speaker_key for link in session.speakers}
         for other in others:
             shared = sorted(mine & {link.speaker_key for link in other.speakers})
             if shared and _overlap(session, other):
                 who = ", ".join(names.get(key, key) for key in shared)
-                problems.append(Problem(SPEAKER_CLASH, f"{who} also speaks in “{other.title}” "
-                                        f"({when(other.starts_at, other.ends_at, zone)}"
-                                        f"{', ' + other.room if other.room else ''})",
-                                        (other.key,)))  # fmt: skip
+                then = when(other.starts_at, other.ends_at, zone)
+                words = (
+                    _("%(who)s also speaks in “%(title)s” (%(when)s, %(room)s)")
+                    if other.room
+                    else _("%(who)s also speaks in “%(title)s” (%(when)s)")
+                ) % {"who": who, "title": other.title, "when": then, "room": other.room}
+                problems.append(Problem(SPEAKER_CLASH, words, (other.key,)))  # fmt: skip
     capacity = programme.room_capacities.get(session.room)
     if session.seats is not None and capacity is not None and session.seats > capacity:
-        problems.append(
-            Problem(OVER_CAPACITY, f"{session.seats} seats to reserve but {session.room} has "
-                                   f"{capacity}")
-        )  # fmt: skip
+        words = _("%(seats)s seats to reserve but %(room)s has %(capacity)s") % {
+            "seats": session.seats, "room": session.room, "capacity": capacity,
+        }  # fmt: skip
+        problems.append(Problem(OVER_CAPACITY, words))
     return problems
 
 
@@ -95,8 +103,10 @@ def check_move(
     """The problems of moving `programme`'s session `key` to `room` from `starts_at` to
     `ends_at`; KeyError for a key the programme does not hold."""
     if ends_at < starts_at:
-        return [Problem(ENDS_BEFORE_START, f"it would end ({ends_at:%H:%M}) before it starts "
-                                           f"({starts_at:%H:%M})")]  # fmt: skip
+        words = _("it would end (%(end)s) before it starts (%(start)s)") % {
+            "end": f"{ends_at:%H:%M}", "start": f"{starts_at:%H:%M}",
+        }  # fmt: skip
+        return [Problem(ENDS_BEFORE_START, words)]
     by_key = {session.key: session for session in programme.sessions}
     moved = replace(by_key[key], room=room, starts_at=starts_at, ends_at=ends_at,
                     is_cancelled=False)  # fmt: skip

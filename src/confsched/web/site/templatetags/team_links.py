@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from confsched.programme.access import rights_on_slug
 from confsched.programme.rights import Right
@@ -15,12 +16,13 @@ register = template.Library()
 
 # (URL name, label, the right it needs), in the order the menu lists them.
 LINKS = (
-    ("web:insight", "Insight", Right.READ),
-    ("web:seats_overview", "Seats", Right.READ),
-    ("web:feedback_staff", "Feedback", Right.READ),
-    ("web:checkin", "Check-in", Right.CHECKIN),
-    ("web:draft", "Draft and release", Right.PROGRAMME),
-    ("web:team", "Team", Right.TEAM),
+    ("web:insight", _("Insight"), Right.READ),
+    ("web:seats_overview", _("Seats"), Right.READ),
+    ("web:feedback_staff", _("Feedback"), Right.READ),
+    ("web:checkin", _("Check-in"), Right.CHECKIN),
+    ("web:draft", _("Draft and release"), Right.PROGRAMME),
+    ("web:draft_editor", _("Schedule editor"), Right.PROGRAMME),
+    ("web:team", _("Team"), Right.TEAM),
 )
 
 
@@ -40,5 +42,5 @@ def staff_links(context: Any) -> list[tuple[str, str]]:
         if right in rights
     ]
     if Right.READ in rights:
-        links.append((reverse("admin:index"), "Admin"))
+        links.append((reverse("admin:index"), _("Admin")))
     return links
