@@ -335,7 +335,12 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
     assert menus == {
         "owner": everything,
         "editor": [
-            "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Schedule editor",
+            "Insight",
+            "Seats",
+            "Feedback",
+            "Check-in",
+            "Draft and release",
+            "Schedule editor",
             "Admin",
         ],  # fmt: skip
         "viewer": ["Insight", "Seats", "Feedback", "Admin"],
