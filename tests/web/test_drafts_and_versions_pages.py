@@ -74,6 +74,30 @@ def test_an_old_version_serves_the_bytes_it_served_when_current(client: Client, 
         assert client.get(f"{BASE}v/2/{name}").content == now[extension]
 
 
+def test_an_old_version_serves_the_calendar_the_event_served_then(
+    client: Client, demo_event
+) -> None:
+    served_then = client.get(f"{BASE}schedule.ics").content
+    _second_version(demo_event)
+    assert client.get(f"{BASE}schedule.ics").content != served_then
+    response = client.get(f"{BASE}v/1/schedule.ics")
+    assert (response.status_code, response.content) == (200, served_then)
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert client.get(f"{BASE}v/1/schedule.ics").content == served_then  # the same bytes again
+    # The calendar as it was: the session at its first time, its SEQUENCE then, its page linked.
+    torchjd = Session.objects.get(event=demo_event, key=TORCHJD)
+    first_start = torchjd.starts_at.astimezone(demo_event.zone) - timedelta(minutes=30)
+    text = served_then.decode().replace("\r\n ", "")
+    event = next(e for e in text.split("BEGIN:VEVENT")[1:] if f"UID:{TORCHJD}@" in e)
+    assert f"DTSTART;TZID=Europe/Paris:{first_start:%Y%m%dT%H%M%S}" in event
+    assert "\r\nSEQUENCE:0\r\n" in event
+    assert f"URL:{SITE}{DEMO_SLUG}/sessions/{TORCHJD}/" in event
+    now = client.get(f"{BASE}schedule.ics").content
+    assert client.get(f"{BASE}v/2/schedule.ics").content == now
+    assert f"UID:{TORCHJD}@" in now.decode() and b"\r\nSEQUENCE:1\r\n" in now
+    assert f'href="{BASE}v/1/schedule.ics"' in client.get(f"{BASE}v/1/").content.decode()
+
+
 def test_the_version_page_shows_its_programme_banner_and_neighbours(
     client: Client, demo_event
 ) -> None:
