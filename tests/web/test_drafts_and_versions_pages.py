@@ -240,9 +240,15 @@ def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path
     Session.objects.filter(event=draft, key=TORCHJD).update(starts_at=None, ends_at=None)
     pages["draft page, with changes"] = boss.get(f"{BASE}draft/")
     pages["draft page, refused"] = boss.post(f"{BASE}draft/", {"action": "release", "name": ""})
+    behind = snapshot(demo_event)
+    behind.sessions = [
+        replace(s, title="Renamed") if s.key == TORCHJD else s for s in behind.sessions
+    ]
+    load_programme(demo_event, behind, source="import: late.xml")
+    pages["draft page, public changed since"] = boss.get(f"{BASE}draft/")
     release_draft(demo_event, name="Cut")
     pages["version 1"] = client.get(f"{BASE}v/1/")
-    pages["version 2"] = client.get(f"{BASE}v/2/")
+    pages["version 3"] = client.get(f"{BASE}v/3/")
     pages["unknown version"] = client.get(f"{BASE}v/9/")
     pages["change log"] = client.get(f"{BASE}changes/")
     assert {k: r.status_code for k, r in pages.items()} == dict.fromkeys(pages, 200) | {
@@ -251,3 +257,35 @@ def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path
     html = {kind: response.content.decode() for kind, response in pages.items()}
     assert {kind: found for kind, page in html.items() if (found := _duplicate_ids(page))} == {}
     assert _errors(html, tmp_path) == []
+
+
+def test_the_draft_page_warns_when_attendees_programme_changed_behind_it(demo_event) -> None:
+    boss = _staff()
+    draft = start_draft(demo_event)
+    _move_in_draft(draft, "helion-1-0-a-high-level-dsl-for-performance-portable-kernels", 30)
+    title = Session.objects.get(event=demo_event, key=TORCHJD).title
+    assert "draft-since" not in boss.get(f"{BASE}draft/").content.decode()
+    public = snapshot(demo_event)
+    public.sessions = [
+        replace(s, title="TorchJD, renamed") if s.key == TORCHJD else s for s in public.sessions
+    ]
+    load_programme(demo_event, public, source="import: late.xml")
+    page = boss.get(f"{BASE}draft/").content.decode()
+    assert "Attendees' programme changed since the draft</h2>" in page
+    assert (
+        f'<li><a href="{BASE}v/2/">Version 2</a> (imported from late.xml, <time datetime="' in page
+    )
+    assert "Releasing the draft would undo some of it, in this session; check before" in page
+    assert (
+        f"<strong>Lightning Talk: {title}</strong>. Attendees got: retitled from “{title}” to "
+        "“TorchJD, renamed” (version 2). The release would say: "
+        f'<span class="change-kind">New title</span> retitled from “TorchJD, renamed” to “{title}”'
+    ) in page
+    assert '<input type="hidden" name="seen" value="2">' in page
+    stale = boss.post(f"{BASE}draft/", {"action": "release", "name": "Late", "seen": "1"})
+    assert stale.status_code == 400
+    assert "Not done: attendees&#x27; programme changed since you looked" in stale.content.decode()
+    assert ScheduleVersion.objects.filter(event=demo_event).count() == 2
+    released = boss.post(f"{BASE}draft/", {"action": "release", "name": "Late", "seen": "2"})
+    assert released["Location"] == f"{BASE}draft/?released=3"
+    assert "draft-since" not in boss.get(f"{BASE}draft/").content.decode()
