@@ -257,6 +257,18 @@ def test_a_public_change_the_draft_lacks_is_what_the_release_would_undo(
     assert sorted(line.key for line in preview) == sorted([HELION, TORCHJD])
 
 
+def test_the_draft_s_own_change_of_a_session_the_public_changed_is_not_undoing(
+    demo_event, demo_programme
+) -> None:
+    draft = start_draft(demo_event)
+    _move(draft, TORCHJD, minutes=30)
+    _retitle_publicly(demo_event, demo_programme, "TorchJD, renamed")
+    preview = release_preview(demo_event)
+    assert sorted(line.kind for line in preview) == ["retimed", "retitled"]
+    since = changed_since_draft(demo_event, preview)
+    assert [(u.line.key, u.line.kind) for u in since.undone] == [(TORCHJD, "retitled")]
+
+
 def test_a_release_from_a_stale_look_is_refused_and_writes_nothing(
     demo_event, demo_programme
 ) -> None:

@@ -200,7 +200,7 @@ def test_start_release_and_discard_from_the_draft_page(demo_event) -> None:
     draft = draft_for(demo_event)
     _move_in_draft(draft, TORCHJD, 30)
     page = boss.get(f"{BASE}draft/").content.decode()
-    assert "1 change, as the change log will say them:" in page
+    assert "1 change, as the change log will say it:" in page
     assert '<span class="change-kind">New time</span>' in page
     refused = boss.post(f"{BASE}draft/", {"action": "release", "name": " "})
     assert refused.status_code == 400
@@ -289,3 +289,29 @@ def test_the_draft_page_warns_when_attendees_programme_changed_behind_it(demo_ev
     released = boss.post(f"{BASE}draft/", {"action": "release", "name": "Late", "seen": "2"})
     assert released["Location"] == f"{BASE}draft/?released=3"
     assert "draft-since" not in boss.get(f"{BASE}draft/").content.decode()
+
+
+def test_the_draft_page_speaks_french_and_german(demo_event) -> None:
+    demo_event.languages = "en, fr, de"
+    demo_event.save(update_fields=["languages"])
+    boss = _staff()
+    none = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<h1>Brouillon et publications</h1>" in none
+    assert '<button type="submit">Commencer un brouillon</button>' in none
+    draft = start_draft(demo_event)
+    _move_in_draft(draft, TORCHJD, 30)
+    public = snapshot(demo_event)
+    public.sessions = [
+        replace(s, title="Renamed") if s.key == TORCHJD else s for s in public.sessions
+    ]
+    load_programme(demo_event, public, source="import: late.xml")
+    german = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<title>Entwurf · PyTorch Conference Europe 2026" in german
+    assert "<p>2 Änderungen, wie das Änderungsprotokoll sie nennen wird:</p>" in german
+    assert "Das Programm der Teilnehmenden hat sich seit dem Entwurf geändert</h2>" in german
+    assert "würde davon etwas rückgängig machen, in dieser Session;" in german
+    assert '<button type="submit">Entwurf veröffentlichen</button>' in german
+    french = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Publier le brouillon en déferait une partie, dans cette session" in french
+    done = boss.get(f"{BASE}draft/?done=started", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le brouillon est commencé : une copie de ce que voient" in done

@@ -21,7 +21,7 @@ from django.db.models import F, Max
 
 from confsched.core.errors import DraftError
 from confsched.interchange import programme as pm
-from confsched.programme.models import Change, Event, ScheduleVersion, Session
+from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion, Session
 from confsched.programme.services.export import snapshot
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
@@ -190,8 +190,9 @@ def draft_sessions_waiting(draft: Event) -> int:
 
 @dataclass(frozen=True)
 class Undone:
-    """A line of the release that would undo (some of) what a public version since the draft
-    changed: the line, and those public changes of its session ("version 3: moved from …")."""
+    """A line of the release that would undo what a public version since the draft changed
+    (a new title undoing a new title, a cancellation undoing an addition): the line, and those
+    public changes ("moved from …", version 3)."""
 
     line: PreviewLine
     public: list[tuple[int, str]]  # (version number, what it changed)
@@ -207,6 +208,19 @@ class SinceDraft:
     undone: list[Undone]
 
 
+# The kind of release line that undoes a public change of each kind: a draft that moved a
+# session the public then retitled undoes the title, not the move (the move is the draft's).
+UNDOES: dict[str, str] = {
+    ChangeKind.ADDED.value: ChangeKind.CANCELLED.value,
+    ChangeKind.CANCELLED.value: ChangeKind.RESTORED.value,
+    ChangeKind.RESTORED.value: ChangeKind.CANCELLED.value,
+    **{kind.value: kind.value for kind in (
+        ChangeKind.RETIMED, ChangeKind.MOVED, ChangeKind.RETITLED, ChangeKind.REDESCRIBED,
+        ChangeKind.SPEAKERS, ChangeKind.DETAILS,
+    )},
+}  # fmt: skip
+
+
 def changed_since_draft(event: Event, preview: list[PreviewLine]) -> SinceDraft | None:
     """What attendees' programme got after the draft was started or last released, measured
     against `preview` (release_preview's lines); None when nothing, or when the draft is older
@@ -219,13 +233,17 @@ def changed_since_draft(event: Event, preview: list[PreviewLine]) -> SinceDraft 
     )
     if not versions:
         return None
-    public: dict[str, list[tuple[int, str]]] = {}
+    public: dict[tuple[str, str], list[tuple[int, str]]] = {}
     changes = (
         Change.objects.filter(version__in=versions)
         .order_by("version__number", "pk")
-        .values_list("session__key", "version__number", "description")
+        .values_list("session__key", "kind", "version__number", "description")
     )
-    for key, number, description in changes:
-        public.setdefault(key, []).append((number, description))
-    undone = [Undone(line, public[line.key]) for line in preview if line.key in public]
+    for key, kind, number, description in changes:
+        public.setdefault((key, UNDOES[kind]), []).append((number, description))
+    undone = [
+        Undone(line, public[line.key, line.kind])
+        for line in preview
+        if (line.key, line.kind) in public
+    ]
     return SinceDraft(versions=versions, undone=undone)

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import DraftError
@@ -33,8 +34,10 @@ from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 
 DONE = {
-    "started": "The draft is started: a copy of what attendees see, for you to change.",
-    "discarded": "The draft is discarded; attendees' programme is as it was.",
+    "started": gettext_lazy(
+        "The draft is started: a copy of what attendees see, for you to change."
+    ),
+    "discarded": gettext_lazy("The draft is discarded; attendees' programme is as it was."),
 }
 
 
