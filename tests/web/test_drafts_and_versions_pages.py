@@ -3,6 +3,7 @@ that attendees reach nowhere."""
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -96,6 +97,25 @@ def test_an_old_version_serves_the_calendar_the_event_served_then(
     assert client.get(f"{BASE}v/2/schedule.ics").content == now
     assert f"UID:{TORCHJD}@" in now.decode() and b"\r\nSEQUENCE:1\r\n" in now
     assert f'href="{BASE}v/1/schedule.ics"' in client.get(f"{BASE}v/1/").content.decode()
+
+
+def test_an_old_version_s_export_is_rendered_once(client: Client, demo_event) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def snapshot_reads(path: str, **headers: str) -> tuple[int, bytes, list[str]]:
+        with CaptureQueriesContext(connection) as made:
+            response = client.get(path, **headers)
+        reads = [q["sql"] for q in made if '"data"' in q["sql"] and "versionsnapshot" in q["sql"]]
+        return response.status_code, response.content, reads
+
+    _second_version(demo_event)
+    status, plain, reads = snapshot_reads(f"{BASE}v/1/schedule.xml")
+    assert (status, len(reads)) == (200, 1)
+    status, gzipped, reads = snapshot_reads(f"{BASE}v/1/schedule.xml", HTTP_ACCEPT_ENCODING="gzip")
+    assert (status, gzip.decompress(gzipped), reads) == (200, plain, [])
+    # Another export of the version reads it once more.
+    assert len(snapshot_reads(f"{BASE}v/1/schedule.csv")[2]) == 1
 
 
 def test_the_version_page_shows_its_programme_banner_and_neighbours(
