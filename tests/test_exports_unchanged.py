@@ -40,8 +40,8 @@ SAMPLES = SHARED_DIR / "formats" / "samples"
 # What the web serves of the demo: each writer's file, the calendar, one session's calendar,
 # and the JSON API's reading endpoints.
 DEMO_PATHS = [
+    # schedule.ics among them: the writer "ics" is the event's calendar's (its own view serves it).
     *(f"{DEMO_SLUG}/schedule.{extension}" for extension in sorted(WRITERS)),
-    f"{DEMO_SLUG}/schedule.ics",
     f"{DEMO_SLUG}/sessions/lightning-talk-torchjd-jacobian-descent-in-pytorch/calendar.ics",
     f"api/v1/events/{DEMO_SLUG}",
     f"api/v1/events/{DEMO_SLUG}/sessions?page_size=500",

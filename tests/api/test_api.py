@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 
 from confsched import __version__
-from confsched.programme.services import create_event, load_programme
+from confsched.programme.models import ScheduleVersion, Session
+from confsched.programme.services import create_event, load_programme, release_draft, start_draft
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +139,38 @@ def test_versions_and_changes(client: Client, demo_event, demo_programme) -> Non
     assert {k: changes["items"][0][k] for k in ("version", "session_key", "kind", "description")} == {
         "version": 2, "session_key": TORCHJD, "kind": "moved", "description": "moved from Founders Cafe to Master Stage",
     }  # fmt: skip
+
+
+def test_versions_say_a_release_s_name_and_link_their_page(client: Client, demo_event) -> None:
+    draft = start_draft(demo_event)
+    Session.objects.filter(event=draft, key=TORCHJD).update(title="Jacobian descent, renamed")
+    release_draft(demo_event, name="Final programme", editor="boss")
+    versions = client.get(f"{API}/versions").json()["items"]
+    assert [(v["number"], v["name"], v["url"]) for v in versions] == [
+        (2, "Final programme", f"http://testserver/{DEMO_SLUG}/v/2/"),
+        (1, "", f"http://testserver/{DEMO_SLUG}/v/1/"),
+    ]
+    released = ScheduleVersion.objects.get(event=demo_event, number=2)
+    assert versions[0]["created_at"] == (
+        released.created_at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    )
+    # Who released it is the team's to know (the admin's history), not this public API's.
+    assert set(versions[0]) == {
+        "number",
+        "name",
+        "created_at",
+        "url",
+        "source",
+        "summary",
+        "changes",
+    }
+    assert [(c["version"], c["version_name"], c["kind"]) for c in versions[0]["changes"]] == [
+        (2, "Final programme", "retitled")
+    ]
+    changes = client.get(f"{API}/changes").json()["items"]
+    assert [(c["version"], c["version_name"]) for c in changes[:2]] == [
+        (2, "Final programme"), (1, ""),
+    ]  # fmt: skip
 
 
 def test_unknown_things_are_404_with_a_reason(client: Client, demo_event) -> None:

@@ -39,3 +39,13 @@ def test_a_zone_outside_the_schema_is_refused_as_the_schema_says(demo_event) -> 
 def test_an_empty_plan_value_is_refused_by_the_schema(demo_event, name: str) -> None:  # noqa: ANN001
     assert _parameter(PLAN, name)["items"] == {"minLength": 1, "type": "string"}
     assert Client().get(PLAN, {name: ""}).status_code == 422
+
+
+def test_versions_and_changes_answer_what_their_schemas_say(demo_event) -> None:  # noqa: ANN001
+    schema = json.loads(Client().get("/api/v1/openapi.json").content)["components"]["schemas"]
+    version = Client().get(f"/api/v1/events/{DEMO_SLUG}/versions").json()["items"][0]
+    assert set(version) == set(schema["VersionOut"]["properties"])
+    assert set(schema["VersionOut"]["required"]) == set(version)
+    assert set(version["changes"][0]) == set(schema["ChangeOut"]["required"])
+    assert (version["name"], schema["VersionOut"]["properties"]["name"]["type"]) == ("", "string")
+    assert "by" not in schema["VersionOut"]["properties"]  # who released it: the admin's, not here

@@ -23,7 +23,7 @@ from confsched.programme.services import (
     snapshot,
     start_draft,
 )
-from confsched.programme.services.drafts import draft_sessions_waiting
+from confsched.programme.services.drafts import changed_since_draft, draft_sessions_waiting
 from tests.conftest import DEMO_DIR, DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
@@ -198,3 +198,96 @@ def test_the_import_command_loads_into_the_draft(demo_event, capsys) -> None:
     assert "Loaded into the draft: attendees see it when an editor releases it." in out
     assert draft_for(demo_event) is not None
     assert ScheduleVersion.objects.filter(event=demo_event).count() == 1
+
+
+def _retitle_publicly(event: Event, demo_programme, title: str) -> None:  # noqa: ANN001
+    """Attendees' programme changed behind the draft's back (an edit or a sync of the event
+    alone): the load that releases at once, without the draft."""
+    from confsched.programme.services import load_programme
+
+    programme = replace(demo_programme)
+    programme.sessions = [
+        replace(s, title=title) if s.key == TORCHJD else s for s in programme.sessions
+    ]
+    load_programme(event, programme, source="edit by ada")
+
+
+def test_a_draft_knows_the_version_it_last_equalled(demo_event) -> None:
+    draft = start_draft(demo_event)
+    assert draft.draft_base == 1
+    assert changed_since_draft(demo_event, release_preview(demo_event)) is None
+    _move(draft, HELION, minutes=60)
+    version = release_draft(demo_event, name="Helion later")
+    assert (version.number, Event.with_drafts.get(pk=draft.pk).draft_base) == (2, 2)
+    assert changed_since_draft(demo_event, release_preview(demo_event)) is None
+
+
+def test_an_import_released_at_once_is_reported_and_undone_by_nothing(
+    demo_event, demo_programme
+) -> None:
+    draft = start_draft(demo_event)
+    _move(draft, HELION, minutes=60)
+    programme = replace(demo_programme)
+    programme.sessions = [
+        replace(s, title="TorchJD, renamed") if s.key == TORCHJD else s for s in programme.sessions
+    ]
+    load_import(demo_event, programme, source="import: v2.txt")
+    since = changed_since_draft(demo_event, release_preview(demo_event))
+    assert [(v.number, v.source) for v in since.versions] == [(2, "import: v2.txt")]
+    assert since.undone == []
+
+
+def test_a_public_change_the_draft_lacks_is_what_the_release_would_undo(
+    demo_event, demo_programme
+) -> None:
+    title = Session.objects.get(event=demo_event, key=TORCHJD).title
+    draft = start_draft(demo_event)
+    _move(draft, HELION, minutes=60)
+    _retitle_publicly(demo_event, demo_programme, "TorchJD, renamed")
+    preview = release_preview(demo_event)
+    since = changed_since_draft(demo_event, preview)
+    assert [(v.number, v.summary) for v in since.versions] == [(2, "1 new title")]
+    assert [(u.line.key, u.line.kind, u.line.description, u.public) for u in since.undone] == [
+        (
+            TORCHJD, "retitled", f"retitled from “TorchJD, renamed” to “{title}”",
+            [(2, f"retitled from “{title}” to “TorchJD, renamed”")],
+        )
+    ]  # fmt: skip
+    # Helion's move is the draft's own: in the preview, not among what it undoes.
+    assert sorted(line.key for line in preview) == sorted([HELION, TORCHJD])
+
+
+def test_the_draft_s_own_change_of_a_session_the_public_changed_is_not_undoing(
+    demo_event, demo_programme
+) -> None:
+    draft = start_draft(demo_event)
+    _move(draft, TORCHJD, minutes=30)
+    _retitle_publicly(demo_event, demo_programme, "TorchJD, renamed")
+    preview = release_preview(demo_event)
+    assert sorted(line.kind for line in preview) == ["retimed", "retitled"]
+    since = changed_since_draft(demo_event, preview)
+    assert [(u.line.key, u.line.kind) for u in since.undone] == [(TORCHJD, "retitled")]
+
+
+def test_a_release_from_a_stale_look_is_refused_and_writes_nothing(
+    demo_event, demo_programme
+) -> None:
+    draft = start_draft(demo_event)
+    _move(draft, HELION, minutes=60)
+    _retitle_publicly(demo_event, demo_programme, "TorchJD, renamed")
+    with pytest.raises(DraftError) as refused:
+        release_draft(demo_event, name="Helion later", seen=1)
+    assert str(refused.value) == (
+        "attendees' programme changed since you looked (version 2 is newer than version 1): "
+        "see below what differs, then release again"
+    )
+    assert ScheduleVersion.objects.filter(event=demo_event).count() == 2
+    assert Event.with_drafts.get(pk=draft.pk).draft_base == 1
+    assert release_draft(demo_event, name="Helion later", seen=2).number == 3
+
+
+def test_a_draft_older_than_its_base_record_warns_of_nothing(demo_event, demo_programme) -> None:
+    draft = start_draft(demo_event)
+    Event.with_drafts.filter(pk=draft.pk).update(draft_base=None)
+    _retitle_publicly(demo_event, demo_programme, "TorchJD, renamed")
+    assert changed_since_draft(demo_event, release_preview(demo_event)) is None

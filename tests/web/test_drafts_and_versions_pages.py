@@ -3,6 +3,7 @@ that attendees reach nowhere."""
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -72,6 +73,49 @@ def test_an_old_version_serves_the_bytes_it_served_when_current(client: Client, 
         again = client.get(f"{BASE}v/1/{name}", HTTP_IF_NONE_MATCH=response["ETag"])
         assert again.status_code == 304
         assert client.get(f"{BASE}v/2/{name}").content == now[extension]
+
+
+def test_an_old_version_serves_the_calendar_the_event_served_then(
+    client: Client, demo_event
+) -> None:
+    served_then = client.get(f"{BASE}schedule.ics").content
+    _second_version(demo_event)
+    assert client.get(f"{BASE}schedule.ics").content != served_then
+    response = client.get(f"{BASE}v/1/schedule.ics")
+    assert (response.status_code, response.content) == (200, served_then)
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    assert client.get(f"{BASE}v/1/schedule.ics").content == served_then  # the same bytes again
+    # The calendar as it was: the session at its first time, its SEQUENCE then, its page linked.
+    torchjd = Session.objects.get(event=demo_event, key=TORCHJD)
+    first_start = torchjd.starts_at.astimezone(demo_event.zone) - timedelta(minutes=30)
+    text = served_then.decode().replace("\r\n ", "")
+    event = next(e for e in text.split("BEGIN:VEVENT")[1:] if f"UID:{TORCHJD}@" in e)
+    assert f"DTSTART;TZID=Europe/Paris:{first_start:%Y%m%dT%H%M%S}" in event
+    assert "\r\nSEQUENCE:0\r\n" in event
+    assert f"URL:{SITE}{DEMO_SLUG}/sessions/{TORCHJD}/" in event
+    now = client.get(f"{BASE}schedule.ics").content
+    assert client.get(f"{BASE}v/2/schedule.ics").content == now
+    assert f"UID:{TORCHJD}@" in now.decode() and b"\r\nSEQUENCE:1\r\n" in now
+    assert f'href="{BASE}v/1/schedule.ics"' in client.get(f"{BASE}v/1/").content.decode()
+
+
+def test_an_old_version_s_export_is_rendered_once(client: Client, demo_event) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def snapshot_reads(path: str, **headers: str) -> tuple[int, bytes, list[str]]:
+        with CaptureQueriesContext(connection) as made:
+            response = client.get(path, **headers)
+        reads = [q["sql"] for q in made if '"data"' in q["sql"] and "versionsnapshot" in q["sql"]]
+        return response.status_code, response.content, reads
+
+    _second_version(demo_event)
+    status, plain, reads = snapshot_reads(f"{BASE}v/1/schedule.xml")
+    assert (status, len(reads)) == (200, 1)
+    status, gzipped, reads = snapshot_reads(f"{BASE}v/1/schedule.xml", HTTP_ACCEPT_ENCODING="gzip")
+    assert (status, gzip.decompress(gzipped), reads) == (200, plain, [])
+    # Another export of the version reads it once more.
+    assert len(snapshot_reads(f"{BASE}v/1/schedule.csv")[2]) == 1
 
 
 def test_the_version_page_shows_its_programme_banner_and_neighbours(
@@ -176,7 +220,7 @@ def test_start_release_and_discard_from_the_draft_page(demo_event) -> None:
     draft = draft_for(demo_event)
     _move_in_draft(draft, TORCHJD, 30)
     page = boss.get(f"{BASE}draft/").content.decode()
-    assert "1 change, as the change log will say them:" in page
+    assert "1 change, as the change log will say it:" in page
     assert '<span class="change-kind">New time</span>' in page
     refused = boss.post(f"{BASE}draft/", {"action": "release", "name": " "})
     assert refused.status_code == 400
@@ -216,9 +260,15 @@ def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path
     Session.objects.filter(event=draft, key=TORCHJD).update(starts_at=None, ends_at=None)
     pages["draft page, with changes"] = boss.get(f"{BASE}draft/")
     pages["draft page, refused"] = boss.post(f"{BASE}draft/", {"action": "release", "name": ""})
+    behind = snapshot(demo_event)
+    behind.sessions = [
+        replace(s, title="Renamed") if s.key == TORCHJD else s for s in behind.sessions
+    ]
+    load_programme(demo_event, behind, source="import: late.xml")
+    pages["draft page, public changed since"] = boss.get(f"{BASE}draft/")
     release_draft(demo_event, name="Cut")
     pages["version 1"] = client.get(f"{BASE}v/1/")
-    pages["version 2"] = client.get(f"{BASE}v/2/")
+    pages["version 3"] = client.get(f"{BASE}v/3/")
     pages["unknown version"] = client.get(f"{BASE}v/9/")
     pages["change log"] = client.get(f"{BASE}changes/")
     assert {k: r.status_code for k, r in pages.items()} == dict.fromkeys(pages, 200) | {
@@ -227,3 +277,61 @@ def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path
     html = {kind: response.content.decode() for kind, response in pages.items()}
     assert {kind: found for kind, page in html.items() if (found := _duplicate_ids(page))} == {}
     assert _errors(html, tmp_path) == []
+
+
+def test_the_draft_page_warns_when_attendees_programme_changed_behind_it(demo_event) -> None:
+    boss = _staff()
+    draft = start_draft(demo_event)
+    _move_in_draft(draft, "helion-1-0-a-high-level-dsl-for-performance-portable-kernels", 30)
+    title = Session.objects.get(event=demo_event, key=TORCHJD).title
+    assert "draft-since" not in boss.get(f"{BASE}draft/").content.decode()
+    public = snapshot(demo_event)
+    public.sessions = [
+        replace(s, title="TorchJD, renamed") if s.key == TORCHJD else s for s in public.sessions
+    ]
+    load_programme(demo_event, public, source="import: late.xml")
+    page = boss.get(f"{BASE}draft/").content.decode()
+    assert "Attendees' programme changed since the draft</h2>" in page
+    assert (
+        f'<li><a href="{BASE}v/2/">Version 2</a> (imported from late.xml, <time datetime="' in page
+    )
+    assert "Releasing the draft would undo some of it, in this session; check before" in page
+    assert (
+        f"<strong>Lightning Talk: {title}</strong>. Attendees got: retitled from “{title}” to "
+        "“TorchJD, renamed” (version 2). The release would say: "
+        f'<span class="change-kind">New title</span> retitled from “TorchJD, renamed” to “{title}”'
+    ) in page
+    assert '<input type="hidden" name="seen" value="2">' in page
+    stale = boss.post(f"{BASE}draft/", {"action": "release", "name": "Late", "seen": "1"})
+    assert stale.status_code == 400
+    assert "Not done: attendees&#x27; programme changed since you looked" in stale.content.decode()
+    assert ScheduleVersion.objects.filter(event=demo_event).count() == 2
+    released = boss.post(f"{BASE}draft/", {"action": "release", "name": "Late", "seen": "2"})
+    assert released["Location"] == f"{BASE}draft/?released=3"
+    assert "draft-since" not in boss.get(f"{BASE}draft/").content.decode()
+
+
+def test_the_draft_page_speaks_french_and_german(demo_event) -> None:
+    demo_event.languages = "en, fr, de"
+    demo_event.save(update_fields=["languages"])
+    boss = _staff()
+    none = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<h1>Brouillon et publications</h1>" in none
+    assert '<button type="submit">Commencer un brouillon</button>' in none
+    draft = start_draft(demo_event)
+    _move_in_draft(draft, TORCHJD, 30)
+    public = snapshot(demo_event)
+    public.sessions = [
+        replace(s, title="Renamed") if s.key == TORCHJD else s for s in public.sessions
+    ]
+    load_programme(demo_event, public, source="import: late.xml")
+    german = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "<title>Entwurf · PyTorch Conference Europe 2026" in german
+    assert "<p>2 Änderungen, wie das Änderungsprotokoll sie nennen wird:</p>" in german
+    assert "Das Programm der Teilnehmenden hat sich seit dem Entwurf geändert</h2>" in german
+    assert "würde davon etwas rückgängig machen, in dieser Session;" in german
+    assert '<button type="submit">Entwurf veröffentlichen</button>' in german
+    french = boss.get(f"{BASE}draft/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Publier le brouillon en déferait une partie, dans cette session" in french
+    done = boss.get(f"{BASE}draft/?done=started", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le brouillon est commencé : une copie de ce que voient" in done

@@ -42,7 +42,7 @@ from confsched.core.timezones import get_zone, known_zone_names, zone_problem
 from confsched.programme import queries
 from confsched.programme.changes import source_label
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
-from confsched.programme.models import Change, Event, Session, Speaker
+from confsched.programme.models import Change, Event, ScheduleVersion, Session, Speaker
 
 
 class _Docs(Swagger):
@@ -229,11 +229,12 @@ def _speaker_out(request: HttpRequest, speaker: Speaker) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _change_out(change: Change, version: int, created_at: Any) -> dict[str, Any]:
+def _change_out(change: Change, version: ScheduleVersion) -> dict[str, Any]:
     return {
-        "version": version, "session_key": change.session.key,
+        "version": version.number, "version_name": version.name,
+        "session_key": change.session.key,
         "session_title": change.session.full_title, "kind": change.kind,
-        "description": change.description, "created_at": created_at,
+        "description": change.description, "created_at": version.created_at,
     }  # fmt: skip
 
 
@@ -460,19 +461,23 @@ def list_levels(request: HttpRequest, slug: str) -> list[dict[str, str]]:
 )
 @paginate(Page)
 def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
-    """Schedule versions, newest first, each with what it changed."""
+    """Schedule versions, newest first, each with its name (a release's), its page and what it
+    changed."""
+    event = _event(slug)
     return [
         {
             "number": version.number,
+            "name": version.name,
             "created_at": version.created_at,
+            "url": _url(
+                request,
+                reverse("web:version", kwargs={"event": event.slug, "number": version.number}),
+            ),
             "source": source_label(version.source),  # the full source only in the admin
             "summary": version.summary,
-            "changes": [
-                _change_out(change, version.number, version.created_at)
-                for change in version.changes.all()
-            ],
+            "changes": [_change_out(change, version) for change in version.changes.all()],
         }  # fmt: skip
-        for version in queries.versions_with_changes(_event(slug), limit=10_000)
+        for version in queries.versions_with_changes(event, limit=10_000)
     ]
 
 
@@ -485,7 +490,7 @@ def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
 def list_changes(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     """Every change, newest version first."""
     return [
-        _change_out(change, version.number, version.created_at)
+        _change_out(change, version)
         for version in queries.versions_with_changes(_event(slug), limit=10_000)
         for change in version.changes.all()
     ]

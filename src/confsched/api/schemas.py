@@ -81,6 +81,8 @@ class SpeakerOut(Schema):
 
 class ChangeOut(Schema):
     version: int
+    # The version's name when a release made it ("Final programme"); "" for other versions.
+    version_name: str
     session_key: str
     session_title: str
     kind: str
@@ -89,8 +91,15 @@ class ChangeOut(Schema):
 
 
 class VersionOut(Schema):
+    """One version: `created_at` is when it was released; who released it is for the team
+    (the admin), not for this public API."""
+
     number: int
+    # A release's name ("Final programme"); "" for a version an import or a sync made.
+    name: str
     created_at: datetime
+    # Its page: its programme by day and its changes (the exports as it served them are there).
+    url: str
     source: str
     summary: str
     changes: list[ChangeOut]

@@ -22,6 +22,7 @@ from confsched.interchange.csv import write as csv_format_write
 from confsched.interchange.frab import read as frab_xml
 from confsched.interchange.frab import write as frab_xml_write
 from confsched.interchange.ical import read as ical_reader
+from confsched.interchange.ical import write as ical_write
 from confsched.interchange.ical import xcal_read as xcal
 from confsched.interchange.ical import xcal_write as xcal_write
 from confsched.interchange.programme import Programme
@@ -120,6 +121,9 @@ WRITERS: dict[str, Writer] = {
             "application/calendar+xml; charset=utf-8",
             xcal_write.render,
         ),
+        # The event's calendar: served at /<event>/schedule.ics by its own view (filters, ETag
+        # of the event); the registry's writer renders a version's calendar from its programme.
+        Writer("ics", ical_reader.FORMAT_NAME, "text/calendar; charset=utf-8", ical_write.render),
         Writer("csv", csv_format.FORMAT_NAME, "text/csv; charset=utf-8", csv_format_write.render),
         # Served as /<event>/schedule2.json: "schedule.schedule2" would read as a typo.
         Writer(

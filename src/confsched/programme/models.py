@@ -192,6 +192,11 @@ class Event(models.Model):
         "self", null=True, blank=True, editable=False, on_delete=models.CASCADE,
         related_name="draft",
     )  # fmt: skip
+    # On a draft: the number of the event's version the draft last equalled (the one it was
+    # started from, or its last release; 0 before any). Versions after it changed attendees'
+    # programme behind the draft's back (an import released at once, a sync): the draft page
+    # says so. None on events, and on drafts started before this was kept.
+    draft_base = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     objects = PublicEventManager()
     with_drafts = EveryEventManager()

@@ -15,10 +15,12 @@ between identical renders.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from icalendar import (
     Alarm,
@@ -151,6 +153,24 @@ def render_ical(
 
 
 _END = b"END:VCALENDAR\r\n"
+
+_HTTP = re.compile(r"https?://\S+")
+
+
+def render(programme: Programme, *, slug: str, base_url: str = "", uid_domain: str) -> bytes:
+    """The event's calendar (`/<slug>/schedule.ics`) as a writer of the registry renders it: a
+    version's calendar from the programme it kept, byte for byte what the event's calendar was
+    then. Named after the programme; each session links to its page under an http(s) `base_url`
+    ("https://host/"), as the web's calendar does; without one, no links."""
+    site = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
+
+    def page(key: str) -> str:
+        return f"{site}/{slug}/sessions/{quote(key, safe='')}/"
+
+    return render_ical(
+        programme, uid_domain=uid_domain, calendar_name=programme.name,
+        url_for=page if site else None,
+    )  # fmt: skip
 
 
 # RFC 5545 folds content lines longer than 75 octets, never inside a UTF-8 sequence; the library

@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 
 from confsched.core.errors import DraftError
 from confsched.interchange import programme as pm
-from confsched.programme.models import Change, Event, ScheduleVersion, Session
+from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion, Session
 from confsched.programme.services.export import snapshot
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
@@ -30,6 +30,11 @@ from confsched.programme.services.report import LoadReport
 def draft_for(event: Event) -> Event | None:
     """The event's draft, if it has one."""
     return Event.with_drafts.filter(draft_of=event).first()
+
+
+def last_version_number(event: Event) -> int:
+    """The number of the event's last version; 0 before any."""
+    return ScheduleVersion.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0
 
 
 def _refuse_a_draft(event: Event) -> None:
@@ -48,7 +53,7 @@ def start_draft(event: Event) -> Event:
     draft = Event.with_drafts.create(
         slug=f"draft.{event.pk}", name=event.name, timezone=event.timezone,
         start_date=event.start_date, end_date=event.end_date, location=event.location,
-        draft_of=event,
+        draft_of=event, draft_base=last_version_number(event),
     )  # fmt: skip
     programme = replace(snapshot(event), carries=pm.EVERY_FIELD | {"seats"})
     load_programme(draft, programme, source="draft started", accept_new_keys=True)
@@ -107,16 +112,29 @@ def _release(event: Event, *, name: str, editor: str) -> LoadReport:
 
 
 @transaction.atomic
-def release_draft(event: Event, *, name: str, editor: str = "") -> ScheduleVersion:
+def release_draft(
+    event: Event, *, name: str, editor: str = "", seen: int | None = None
+) -> ScheduleVersion:
     """Release the draft as the event's next version, named `name`; DraftError without a
-    name, without a draft, or when the draft changes nothing. Nothing is written then."""
+    name, without a draft, or when the draft changes nothing, and when `seen` (the event's last
+    version number where the editor looked at what releasing would do) is no longer the last:
+    attendees' programme changed since, and the release might undo it. Nothing is written then.
+    The draft's base becomes the release."""
     _refuse_a_draft(event)
     name = " ".join(name.split())
     if not name:
         raise DraftError("a release needs a name (for example “Final programme”)")
+    lock_imports(event.slug)
+    last = last_version_number(event)
+    if seen is not None and seen != last:
+        raise DraftError(
+            f"attendees' programme changed since you looked (version {last} is newer than "
+            f"version {seen}): see below what differs, then release again"
+        )
     report = _release(event, name=name, editor=editor)
     if report.version is None:
         raise DraftError("nothing to release: the draft shows attendees what the event shows")
+    Event.with_drafts.filter(draft_of=event).update(draft_base=report.version.number)
     return report.version
 
 
@@ -168,3 +186,64 @@ def draft_sessions_waiting(draft: Event) -> int:
     """Draft sessions a release leaves in the draft: without a time, or waiting for review."""
     published = Session.objects.filter(event=draft).published()
     return Session.objects.filter(event=draft).exclude(pk__in=published.values("pk")).count()
+
+
+@dataclass(frozen=True)
+class Undone:
+    """A line of the release that would undo what a public version since the draft changed
+    (a new title undoing a new title, a cancellation undoing an addition): the line, and those
+    public changes ("moved from …", version 3)."""
+
+    line: PreviewLine
+    public: list[tuple[int, str]]  # (version number, what it changed)
+
+
+@dataclass(frozen=True)
+class SinceDraft:
+    """Attendees' programme changed after the draft last equalled it (an import released at
+    once, a sync): the versions since, oldest first, and the release's lines that would undo
+    any of their changes (none when the draft took them too, as imports do)."""
+
+    versions: list[ScheduleVersion]
+    undone: list[Undone]
+
+
+# The kind of release line that undoes a public change of each kind: a draft that moved a
+# session the public then retitled undoes the title, not the move (the move is the draft's).
+UNDOES: dict[str, str] = {
+    ChangeKind.ADDED.value: ChangeKind.CANCELLED.value,
+    ChangeKind.CANCELLED.value: ChangeKind.RESTORED.value,
+    ChangeKind.RESTORED.value: ChangeKind.CANCELLED.value,
+    **{kind.value: kind.value for kind in (
+        ChangeKind.RETIMED, ChangeKind.MOVED, ChangeKind.RETITLED, ChangeKind.REDESCRIBED,
+        ChangeKind.SPEAKERS, ChangeKind.DETAILS,
+    )},
+}  # fmt: skip
+
+
+def changed_since_draft(event: Event, preview: list[PreviewLine]) -> SinceDraft | None:
+    """What attendees' programme got after the draft was started or last released, measured
+    against `preview` (release_preview's lines); None when nothing, or when the draft is older
+    than this record (its base unknown)."""
+    draft = draft_for(event)
+    if draft is None or draft.draft_base is None:
+        return None
+    versions = list(
+        ScheduleVersion.objects.filter(event=event, number__gt=draft.draft_base).order_by("number")
+    )
+    if not versions:
+        return None
+    public: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    changes = (
+        Change.objects.filter(version__in=versions)
+        .order_by("version__number", "pk")
+        .values_list("session__key", "kind", "version__number", "description")
+    )
+    for key, kind, number, description in changes:
+        public.setdefault((key, UNDOES[kind]), []).append((number, description))
+    undone = [
+        Undone(line, public[line.key, line.kind])
+        for line in preview
+        if (line.key, line.kind) in public
+    ]
+    return SinceDraft(versions=versions, undone=undone)

@@ -67,7 +67,7 @@ def snapshot(event: Event) -> pm.Programme:
 
 def render_export(event: Event, extension: str, *, base_url: str = "") -> bytes:
     """The event in the writer registered for `extension` (xml, json, schedule2, xcal,
-    rfc6321.xcal, csv)."""
+    rfc6321.xcal, ics, csv)."""
     return render_programme(event, snapshot(event), extension, base_url=base_url)
 
 

@@ -17,11 +17,13 @@ from confsched.interchange import programme as pm
 from confsched.interchange.formats import WRITERS
 from confsched.programme import queries
 from confsched.programme.changes import source_label
-from confsched.programme.models import Event, ScheduleVersion
+from confsched.programme.models import Event, ScheduleVersion, VersionSnapshot
 from confsched.programme.services.export import render_programme
 from confsched.programme.services.snapshots import version_programme
 from confsched.web.site.calendars import conditional_response
+from confsched.web.site.compression import Rendition
 from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.stencils import kept
 
 # A version never changes: its exports may be kept a day by anyone.
 VERSION_MAX_AGE = 86_400
@@ -90,8 +92,7 @@ def version_export(request: HttpRequest, event: str, number: int, extension: str
     version = ScheduleVersion.objects.filter(event=event_row, number=number).first()
     if version is None:
         return _not_found(_unknown_version(event_row, number))
-    programme = version_programme(version)
-    if programme is None:
+    if not VersionSnapshot.objects.filter(version=version).exists():
         return _not_found(
             f"Version {number} of {event_row.name} was recorded before versions kept their "
             "programme: its exports cannot be rebuilt. Its changes are on the change log."
@@ -99,11 +100,18 @@ def version_export(request: HttpRequest, event: str, number: int, extension: str
     site = request.build_absolute_uri(reverse("web:home"))
     etag = hashlib.sha256(f"{event_row.pk}:{number}:{extension}:{site}".encode()).hexdigest()[:32]
 
+    def build() -> Rendition:
+        programme = version_programme(version)
+        assert programme is not None  # noqa: S101 - its snapshot exists, checked above
+        return Rendition(render_programme(event_row, programme, extension, base_url=site))
+
     def render() -> HttpResponse:
-        response = HttpResponse(
-            render_programme(event_row, programme, extension, base_url=site),
-            content_type=writer.content_type,
-        )
+        # A version never changes: rendered once (reading its snapshot back is most of the
+        # cost, bench/snapshots.py), kept compressed like today's exports. Its time of creation
+        # in the key: a number reused by another event of the same id is another version.
+        made = version.created_at.isoformat()
+        rendition = kept(f"version-export:{event_row.pk}:{number}:{made}:{etag}", build)
+        response = rendition.response(request, writer.content_type)
         if extension == "csv":
             name = f"{event_row.slug}-v{number}.csv"
             response["Content-Disposition"] = f'attachment; filename="{name}"'

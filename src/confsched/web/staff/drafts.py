@@ -11,9 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import DraftError
+from confsched.programme.changes import source_label
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
 from confsched.programme.services import (
@@ -23,13 +25,19 @@ from confsched.programme.services import (
     release_preview,
     start_draft,
 )
-from confsched.programme.services.drafts import draft_sessions_waiting
+from confsched.programme.services.drafts import (
+    changed_since_draft,
+    draft_sessions_waiting,
+    last_version_number,
+)
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 
 DONE = {
-    "started": "The draft is started: a copy of what attendees see, for you to change.",
-    "discarded": "The draft is discarded; attendees' programme is as it was.",
+    "started": gettext_lazy(
+        "The draft is started: a copy of what attendees see, for you to change."
+    ),
+    "discarded": gettext_lazy("The draft is discarded; attendees' programme is as it was."),
 }
 
 
@@ -49,7 +57,11 @@ def _act(request: HttpRequest, event: Event) -> str:
         return "?done=discarded"
     if action == "release":
         editor = request.user.get_username()
-        version = release_draft(event, name=request.POST.get("name", ""), editor=editor)
+        seen = request.POST.get("seen", "")
+        version = release_draft(
+            event, name=request.POST.get("name", ""), editor=editor,
+            seen=int(seen) if seen.isdigit() else None,
+        )  # fmt: skip
         return f"?released={version.number}"
     raise DraftError(f"no action {action!r}: start, discard or release")
 
@@ -69,9 +81,15 @@ def draft(request: HttpRequest, event: str) -> HttpResponse:
             problem, status = str(exc), 400
     twin = draft_for(found)
     released = request.GET.get("released", "")
+    preview = release_preview(found) if twin else []
+    since = changed_since_draft(found, preview) if twin else None
     response = event_page(
         request, "confsched/draft.html", event=found, status=status, problem=problem,
-        draft=twin, preview=release_preview(found) if twin else [],
+        draft=twin, preview=preview, since=since, seen=last_version_number(found),
+        since_versions=[
+            {"version": version, "source": source_label(version.source)}
+            for version in (since.versions if since else [])
+        ],
         waiting=draft_sessions_waiting(twin) if twin else 0,
         done=DONE.get(request.GET.get("done", ""), ""),
         released=int(released) if released.isdigit() else None,

@@ -10,9 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.interchange.formats import WRITERS
-from confsched.interchange.ical.write import render_ical
 from confsched.programme.models import Event
-from confsched.programme.services import render_export, snapshot
+from confsched.programme.services import render_export
 
 
 class Command(BaseCommand):
@@ -20,7 +19,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--event", required=True, metavar="SLUG")
-        parser.add_argument("--format", required=True, choices=[*sorted(WRITERS), "ics"])
+        parser.add_argument("--format", required=True, choices=sorted(WRITERS))
         parser.add_argument("--output", "-o", default="-", help="file to write; - for stdout")
         parser.add_argument("--base-url", default="", help="the site's address, for links")
 
@@ -28,12 +27,7 @@ class Command(BaseCommand):
         event = Event.objects.filter(slug=options["event"]).first()
         if event is None:
             raise CommandError(f"no event {options['event']!r}")
-        if options["format"] == "ics":
-            body = render_ical(
-                snapshot(event), uid_domain=event.uid_domain, calendar_name=event.name
-            )
-        else:
-            body = render_export(event, options["format"], base_url=options["base_url"])
+        body = render_export(event, options["format"], base_url=options["base_url"])
         if options["output"] == "-":
             sys.stdout.buffer.write(body)
             sys.stdout.flush()
