@@ -21,8 +21,8 @@ from confsched.agenda.models import (
 )
 from confsched.agenda.people import ProfileError
 from confsched.agenda.services import agenda_links, set_sharing, star_session
-from confsched.programme.models import Event, Room, Session
 from confsched.core.errors import TeamError
+from confsched.programme.models import Event, Room, Session
 from confsched.programme.rights import Role
 from confsched.programme.services import add_member, create_event
 
