@@ -59,4 +59,6 @@ def parse_role(text: str) -> Role:
         if folded == role.value:
             return role
     names = ", ".join(role.value for role in Role)
-    raise ValueError(f"Unknown role {text!r}: one of {names}.")
+    raise ValueError(
+        _("Unknown role '%(role)s': one of %(names)s.") % {"role": text, "names": names}
+    )

@@ -18,7 +18,7 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Q
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from confsched.core import clock
 from confsched.core.errors import TeamError
@@ -46,9 +46,19 @@ class InvitationNotMailed(TeamError):
         )
 
 
+# Each role as a word inside a sentence ("… is now editor"): lower case in English and French,
+# a noun in German.
+ROLE_WORDS = {
+    Role.OWNER: pgettext_lazy("role in a sentence", "owner"),
+    Role.EDITOR: pgettext_lazy("role in a sentence", "editor"),
+    Role.VIEWER: pgettext_lazy("role in a sentence", "viewer"),
+    Role.CHECKIN: pgettext_lazy("role in a sentence", "check-in"),
+}
+
+
 def role_word(role: Role) -> str:
-    """The role in the language of the page or mail: "editor", "éditeur"…"""
-    return str(Role(role).label).lower()
+    """The role in the language of the page or mail, as a word in a sentence."""
+    return str(ROLE_WORDS[Role(role)])
 
 
 def _stored(role: Role) -> str:

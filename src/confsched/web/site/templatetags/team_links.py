@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from confsched.programme.access import rights_on_slug
 from confsched.programme.rights import Right
@@ -15,12 +16,12 @@ register = template.Library()
 
 # (URL name, label, the right it needs), in the order the menu lists them.
 LINKS = (
-    ("web:insight", "Insight", Right.READ),
-    ("web:seats_overview", "Seats", Right.READ),
-    ("web:feedback_staff", "Feedback", Right.READ),
-    ("web:checkin", "Check-in", Right.CHECKIN),
-    ("web:draft", "Draft and release", Right.PROGRAMME),
-    ("web:team", "Team", Right.TEAM),
+    ("web:insight", gettext_lazy("Insight"), Right.READ),
+    ("web:seats_overview", gettext_lazy("Seats"), Right.READ),
+    ("web:feedback_staff", gettext_lazy("Feedback"), Right.READ),
+    ("web:checkin", gettext_lazy("Check-in"), Right.CHECKIN),
+    ("web:draft", gettext_lazy("Draft and release"), Right.PROGRAMME),
+    ("web:team", gettext_lazy("Team"), Right.TEAM),
 )
 
 
@@ -35,10 +36,10 @@ def staff_links(context: Any) -> list[tuple[str, str]]:
         return []
     rights = rights_on_slug(user, slug)
     links = [
-        (reverse(name, kwargs={"event": slug}), label)
+        (reverse(name, kwargs={"event": slug}), str(label))
         for name, label, right in LINKS
         if right in rights
     ]
     if Right.READ in rights:
-        links.append((reverse("admin:index"), "Admin"))
+        links.append((reverse("admin:index"), gettext("Admin")))
     return links

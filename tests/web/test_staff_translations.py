@@ -1,0 +1,133 @@
+"""The organizers' pages and the mails are in the event's language too: every staff page kind,
+signed in as an owner, and each mail, rendered in English and in French or German, show no
+interface English left over (the checks of tests/web/test_translations.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+
+from confsched.agenda import checkin, reservations
+from confsched.agenda.models import Feedback
+from confsched.programme.models import Event, Session
+from confsched.programme.rights import Role
+from confsched.programme.services import invite
+from confsched.programme.services.teams import invitation_text, invitation_token
+from tests.teams import on_team
+from tests.web.test_translations import BASE, SAME_IN, TORCHJD, _event_data, _leftover, _texts
+
+LANGUAGES = ("fr", "de")
+SESSION = f"{BASE}sessions/{TORCHJD}/"
+# Every staff page kind (tests/test_rights.py lists them all), with what each can show.
+STAFF_PAGES = {
+    "insight": BASE + "insight/",
+    "seats": BASE + "seats/",
+    "session's reservations": SESSION + "reservations/",
+    "feedback, organizers": BASE + "feedback/",
+    "check-in, sessions": BASE + "checkin/",
+    "check-in, door": SESSION + "checkin/",
+    "team": BASE + "team/",
+}
+# Answers to a form: the same request in each language gives the same answer.
+STAFF_POSTS = {
+    "check-in, unknown code": (SESSION + "checkin/", {"code": "ZZZZZZZZZZ"}, 200),
+    "check-in, bad code": (SESSION + "checkin/", {"code": "?"}, 200),
+    "seats, refused": (SESSION + "reservations/", {"action": "seats", "seats": "many"}, 400),
+    "team, refused": (BASE + "team/", {"action": "invite", "email": "nope", "role": "x"}, 400),
+}
+PEOPLE = ("ada", "bob", "carol", "dave")
+# Organizers' words German keeps as they are (with tests/web/test_translations.py's).
+SAME = {"fr": SAME_IN["fr"], "de": SAME_IN["de"] | {"Check", "Team"}}
+
+
+@pytest.fixture
+def busy(demo_event: Event, monkeypatch: pytest.MonkeyPatch) -> Event:
+    """The demo event in three languages, with an owner, seats taken, a waitlist, a walk-in,
+    feedback and an invitation out; the day before it starts."""
+    monkeypatch.setattr("confsched.core.clock.now", lambda: datetime(2026, 4, 6, 12, tzinfo=UTC))
+    demo_event.languages = "en, fr, de"
+    demo_event.save()
+    users = {name: User.objects.create_user(name, f"{name}@example.org") for name in PEOPLE}
+    on_team(users["ada"], "owner")
+    on_team(users["bob"], "viewer")
+    session = Session.objects.get(event=demo_event, key=TORCHJD)
+    reservations.set_seats(session, 2)
+    for name in ("bob", "carol"):
+        reservations.force(users[name], session)
+    reservations.set_seats(session, 3)
+    checkin.admit_walk_in(session)
+    reservations.reserve(users["dave"], session)
+    Feedback.objects.create(user=users["bob"], session=session, rating=4, comment="Clear.")
+    invite(demo_event, "new@example.org", Role.EDITOR, by="ada", link_for=str)
+    return demo_event
+
+
+def _data(event: Event) -> tuple[list[str], list[str]]:
+    words, texts = _event_data(event)
+    emails = [f"{name}@example.org" for name in PEOPLE]
+    return sorted({*words, *PEOPLE}, key=len, reverse=True), [*texts, *emails, "Clear."]
+
+
+def _left(english: str, translated: str, data: Any, language: str) -> list[str]:
+    same = {word.lower() for word in SAME[language]}
+    shared = _texts(english) & _texts(translated)
+    return sorted(text for text in shared if _leftover(text, data, same))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_staff_page_kind_is_in_the_language(busy: Event, language: str) -> None:
+    owner = Client()
+    owner.force_login(User.objects.get(username="ada"))
+    invitation = busy.invitations.get()
+    join = Client()
+    join.force_login(User.objects.get(username="dave"))
+    asks: list[tuple[Client, str, dict[str, str] | None, int]] = [
+        (owner, url, None, 200) for url in STAFF_PAGES.values()
+    ]
+    asks += [(owner, url, data, status) for url, data, status in STAFF_POSTS.values()]
+    asks.append((join, f"{BASE}team/join/{invitation_token(invitation)}/", None, 200))
+    data = _data(busy)
+    left: dict[str, list[str]] = {}
+    for client, url, form, status in asks:
+        answers = [
+            client.post(url, form, HTTP_ACCEPT_LANGUAGE=lang)
+            if form is not None
+            else client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+            for lang in ("en", language)
+        ]
+        assert [answer.status_code for answer in answers] == [status, status], url
+        assert f'<html lang="{language}">' in answers[1].content.decode(), url
+        found = _left(*(answer.content.decode() for answer in answers), data, language)
+        if found:
+            left[f"{url} {form or ''}"] = found
+    assert left == {}, "\n".join(f"{url}: {texts}" for url, texts in left.items())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_invitation_mail_is_in_the_events_default_language(busy: Event, language: str) -> None:
+    invitation = busy.invitations.get()
+    english = invitation_text(invitation, link="https://example.org/join/")
+    busy.default_language = language
+    busy.save()
+    invitation.event = busy
+    translated = invitation_text(invitation, link="https://example.org/join/")
+    assert (
+        translated[0]
+        == {
+            "fr": "PyTorch Conference Europe 2026 : rejoindre l’équipe comme éditeur·rice",
+            "de": "PyTorch Conference Europe 2026: dem Team als Bearbeiter:in beitreten",
+        }[language]
+    )
+    data = _data(busy)
+    same = {word.lower() for word in SAME[language]}
+    lines = {line for part in english for line in part.splitlines() if line.strip()}
+    shared = lines & {line for part in translated for line in part.splitlines()}
+    assert sorted(line for line in shared if _leftover(line, data, same)) == []
+    mail.outbox.clear()
