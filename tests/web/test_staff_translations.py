@@ -13,10 +13,10 @@ from django.core import mail
 from django.test import Client
 
 from confsched.agenda import checkin, reservations
-from confsched.agenda.models import Feedback
+from confsched.agenda.models import AlertSubscription, Feedback
 from confsched.programme.models import Event, Session
 from confsched.programme.rights import Role
-from confsched.programme.services import invite
+from confsched.programme.services import invite, load_programme
 from confsched.programme.services.teams import invitation_text, invitation_token
 from tests.teams import on_team
 from tests.web.test_translations import BASE, SAME_IN, TORCHJD, _event_data, _leftover, _texts
@@ -131,3 +131,59 @@ def test_the_invitation_mail_is_in_the_events_default_language(busy: Event, lang
     shared = lines & {line for part in translated for line in part.splitlines()}
     assert sorted(line for line in shared if _leftover(line, data, same)) == []
     mail.outbox.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_french_or_german_events_attendee_gets_the_seat_mail_in_its_language(
+    busy: Event, language: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    busy.default_language = language
+    busy.save()
+    session = Session.objects.get(event=busy, key=TORCHJD)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        reservations.set_seats(session, 4)  # dave, first on the waitlist, gets the seat
+    [sent] = mail.outbox
+    assert (sent.to, sent.subject) == (
+        ["dave@example.org"],
+        {
+            "fr": "PyTorch Conference Europe 2026 : vous avez une place pour « TorchJD: Jacobian "
+            "Descent in PyTorch »",
+            "de": "PyTorch Conference Europe 2026: Sie haben einen Platz für „TorchJD: Jacobian "
+            "Descent in PyTorch“",
+        }[language],
+    )
+    first = sent.body.splitlines()[0]
+    assert first.startswith(
+        {"fr": "Une place s’est libérée et elle est à vous", "de": "Ein Platz wurde frei"}[language]
+    )
+    assert {"fr": "mardi 7 avril, 11:45", "de": "Dienstag, 7. April, 11:45"}[language] in first
+
+
+@pytest.mark.django_db
+def test_a_french_events_alert_mail_is_in_french(demo_event: Event, demo_programme: Any) -> None:
+    from tests.agenda.test_alerts import HELION, SITE, _attendee, _changed, _send
+
+    demo_event.languages, demo_event.default_language = "fr, en", "fr"
+    demo_event.save()
+    _attendee(demo_event, "ada", HELION)
+    report = load_programme(demo_event, _changed(demo_programme, drop=HELION))
+    assert _send() == "1 sent, 0 failed\n"
+    [message] = mail.outbox
+    assert message.subject == (
+        "PyTorch Conference Europe 2026 : « Helion 1.0: A High-Level DSL for Performance "
+        "Portable Kernels » a changé"
+    )
+    lines = message.body.splitlines()
+    assert [lines[0], lines[2], lines[-2], lines[-1]] == [
+        "Changements du programme de PyTorch Conference Europe 2026 "
+        f"(version {report.version.number})",
+        "Une session que vous avez étoilée a changé :",
+        "Vous recevez ce courriel parce que vous avez activé les alertes sur vos sessions de "
+        "PyTorch Conference Europe 2026.",
+        "Ne plus recevoir ces courriels, en un clic : "
+        f"{SITE}/{demo_event.slug}/alerts/unsubscribe/{AlertSubscription.objects.get().unsubscribe_token}/",
+    ]
+    html = message.alternatives[0][0]
+    assert '<html lang="fr">' in html and ">Votre programme</a>" in html
