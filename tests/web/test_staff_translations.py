@@ -187,3 +187,33 @@ def test_a_french_events_alert_mail_is_in_french(demo_event: Event, demo_program
     ]
     html = message.alternatives[0][0]
     assert '<html lang="fr">' in html and ">Votre programme</a>" in html
+
+
+@pytest.mark.django_db
+def test_a_german_events_reminder_mail_is_in_german() -> None:
+    from tests.agenda.test_reminders import SITE, _event, _person, _run, _session, at
+
+    event = _event()
+    event.languages, event.default_language = "de, en", "de"
+    event.save()
+    keynote = _session(event, "keynote", starts=at(10, 0))
+    ada = _person("ada", event, minutes=10)
+    code = reservations.reserve(ada, keynote).reservation.code
+    assert _run(at(9, 50)).sent == 1
+    [message] = mail.outbox
+    assert message.subject == "Conf & Co: „Keynote“ beginnt um 10:00 in Room 1"
+    agenda = f"{SITE}/conf/agenda/"
+    assert message.body.splitlines() == [
+        "Bald bei Conf & Co, Di, 4. Jun um 10:00 (Zeitzone Europe/Paris):",
+        "",
+        "* Keynote",
+        "  Zeit: 10:00–10:25",
+        "  Raum: Room 1",
+        f"  Check-in-Code: {code}",
+        "",
+        f"Ihr Programm: {agenda}",
+        "",
+        "Sie erhalten diese E-Mail, weil Sie Erinnerungen per E-Mail vor den Sessions gewünscht "
+        "haben, in denen Sie bei Conf & Co einen Platz haben. Ändern Sie das auf Ihrer "
+        f"Programmseite: {agenda}#reminders",
+    ]
