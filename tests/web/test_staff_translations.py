@@ -92,11 +92,21 @@ def test_every_staff_page_kind_is_in_the_language(busy: Event, language: str) ->
     ]
     asks += [(owner, url, data, status) for url, data, status in STAFF_POSTS.values()]
     asks.append((join, f"{BASE}team/join/{invitation_token(invitation)}/", None, 200))
+    # The seat controls and their answers (followed to the seat page that shows them), as
+    # attendees see them: dave waits, carol has a seat.
+    carol = Client()
+    carol.force_login(User.objects.get(username="carol"))
+    for client in (join, carol, Client()):
+        asks += [(client, SESSION, None, 200), (client, SESSION + "seat/", None, 200)]
+    asks += [
+        (join, BASE + "agenda/", None, 200),
+        (join, SESSION + "reserve", {"action": "sit"}, 200),
+    ]
     data = _data(busy)
     left: dict[str, list[str]] = {}
     for client, url, form, status in asks:
         answers = [
-            client.post(url, form, HTTP_ACCEPT_LANGUAGE=lang)
+            client.post(url, form, follow=True, HTTP_ACCEPT_LANGUAGE=lang)
             if form is not None
             else client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
             for lang in ("en", language)
