@@ -21,8 +21,10 @@ from confsched.agenda.models import (
 )
 from confsched.agenda.people import ProfileError
 from confsched.agenda.services import agenda_links, set_sharing, star_session
+from confsched.core.errors import TeamError
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.services import create_event
+from confsched.programme.rights import Role
+from confsched.programme.services import add_member, create_event
 
 pytestmark = pytest.mark.django_db
 
@@ -289,6 +291,7 @@ def test_export_data_holds_everything_about_the_person_and_no_password(event: Ev
             {"event": "workshops", "feed_token": links.feed_token,
              "share_token": links.share_token},
         ],
+        "team_roles": [],
     }  # fmt: skip
     assert len(confirmed.code) == 10 and links.share_token
     assert "password" not in repr(data) and ada.password not in repr(data)
@@ -304,6 +307,35 @@ def test_export_data_of_a_new_account_is_empty_lists(event: Event) -> None:
             "date_joined": data["account"]["date_joined"], "last_login": None,
         },
     }  # fmt: skip
+
+
+def test_export_data_names_the_persons_roles_on_teams(event: Event) -> None:
+    ada = _user("ada")
+    other = create_event(slug="meetup", name="Meetup", timezone="Europe/Paris")
+    add_member(other, ada, Role.VIEWER, by="command line")
+    add_member(event, ada, Role.OWNER, by="command line")
+    assert people.export_data(ada)["team_roles"] == [
+        {"event": "meetup", "role": "viewer", "since": "2027-02-28T09:00:00Z"},
+        {"event": "workshops", "role": "owner", "since": "2027-02-28T09:00:00Z"},
+    ]
+
+
+def test_the_last_owner_of_an_event_cannot_delete_the_account(event: Event) -> None:
+    ada, bob = _user("ada"), _user("bob")
+    other = create_event(slug="meetup", name="Meetup", timezone="Europe/Paris")
+    add_member(event, ada, Role.OWNER, by="command line")
+    add_member(other, ada, Role.OWNER, by="command line")
+    add_member(other, bob, Role.OWNER, by="command line")
+    with pytest.raises(TeamError) as refused:
+        people.delete_account(ada)
+    assert str(refused.value) == (
+        "You are the only owner of “Workshops 2027”: make someone else owner there first (on "
+        "the team page). Nothing was deleted."
+    )
+    assert User.objects.filter(username="ada").exists()
+    add_member(event, bob, Role.OWNER, by="command line")
+    people.delete_account(ada)
+    assert not User.objects.filter(username="ada").exists()
 
 
 # ---- deleting an account --------------------------------------------------------------------

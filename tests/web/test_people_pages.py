@@ -18,7 +18,8 @@ from confsched.agenda import people, reservations
 from confsched.agenda.models import AgendaItem, AttendeeProfile, Reservation
 from confsched.agenda.services import star_session
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.services import create_event
+from confsched.programme.rights import Role
+from confsched.programme.services import add_member, create_event
 
 pytestmark = pytest.mark.django_db
 
@@ -351,6 +352,24 @@ def test_a_wrong_password_deletes_nothing(event: Event, talk: Session) -> None:
     assert client.get(f"{BASE}profile/").status_code == 200  # still signed in
     assert client.post("/accounts/delete/", {}).status_code == 400
     assert User.objects.filter(username="ada").count() == 1
+
+
+def test_the_last_owner_of_an_event_is_told_to_pass_it_on_first(event: Event) -> None:
+    ada = _user("ada")
+    add_member(event, ada, Role.OWNER, by="command line")
+    client = _client(ada)
+    said = (
+        "You are the only owner of “Workshops 2027”: make someone else owner there first (on "
+        "the team page). Nothing was deleted."
+    )
+    page = _main(client.get("/accounts/delete/").content.decode())
+    assert re.findall(r'<div class="notice" role="alert"><p>([^<]+)</p>', page) == [said]
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 400
+    assert re.findall(
+        r'<div class="notice" role="alert"><p>([^<]+)</p>', _main(response.content.decode())
+    ) == [said]
+    assert User.objects.filter(username="ada").exists()
 
 
 def test_the_right_password_deletes_everything_and_logs_out(

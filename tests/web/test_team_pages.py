@@ -13,13 +13,14 @@ from urllib.parse import quote
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
 from django.test import Client
 
 from confsched.interchange.synthetic import synthetic_programme
 from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
 from confsched.programme.rights import Role
 from confsched.programme.services import add_member, create_event, invite, load_programme
-from confsched.programme.services.teams import invitation_token
+from confsched.programme.services.teams import invitation_from_token, invitation_token
 from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
 
 TEAM = "/conf/team/"
@@ -114,6 +115,43 @@ def test_refused_changes_say_why(event: Event, data: dict[str, str], reason: str
     assert mail.outbox == []
 
 
+class RefusingMailServer(BaseEmailBackend):
+    """A mail server that is down."""
+
+    def send_messages(self, email_messages: Any) -> int:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+
+UNSENT_BACKEND = f"{__name__}.RefusingMailServer"
+
+
+def test_an_invitation_whose_mail_fails_is_kept_with_its_link_to_pass_on(
+    event: Event, settings: Any
+) -> None:
+    settings.EMAIL_BACKEND = UNSENT_BACKEND
+    _, owner = _signed_in("ada", event, "owner")
+    done = owner.post(TEAM, {"action": "invite", "email": "new@example.org", "role": "viewer"})
+    assert (done.status_code, done["Location"]) == (302, TEAM)
+    html = owner.get(TEAM).content.decode()
+    assert _note(html) == (
+        "The invitation of new@example.org is kept, but its mail could not be sent ([Errno 111] "
+        "Connection refused). Pass the link on by hand: it works once, for 7 days."
+    )
+    invitation = Invitation.objects.get()
+    [link] = re.findall(
+        r'<input id="unsent-link" type="url" readonly value="(http://testserver/conf/team/join/'
+        r'[^"/]+/)">',
+        html,
+    )
+    assert invitation_from_token(link.split("/")[-2]) == invitation
+    assert (invitation.email, invitation.role) == ("new@example.org", "viewer")
+    # The link is shown once; the link works.
+    assert "unsent-link" not in owner.get(TEAM).content.decode()
+    _, newcomer = _signed_in("new")
+    assert newcomer.post(link.removeprefix("http://testserver"))["Location"] == "/conf/"
+    assert _members(event) == [("ada", "owner"), ("new", "viewer")]
+
+
 def _invited(event: Event, role: Role = Role.EDITOR) -> str:
     invitation = invite(event, "new@example.org", role, by="ada", link_for=str)
     return f"/conf/team/join/{invitation_token(invitation)}/"
@@ -175,7 +213,7 @@ def test_bad_links_say_why(event: Event) -> None:
     assert _members(event) == []
 
 
-def test_team_pages_are_valid_html(event: Event, tmp_path: Path) -> None:
+def test_team_pages_are_valid_html(event: Event, tmp_path: Path, settings: Any) -> None:
     _checker()
     _, owner = _signed_in("ada", event, "owner")
     _signed_in("bob", event, "viewer")
@@ -188,8 +226,11 @@ def test_team_pages_are_valid_html(event: Event, tmp_path: Path) -> None:
         "join": newcomer.get(link),
         "bad link": newcomer.get("/conf/team/join/garbage/"),
     }
+    settings.EMAIL_BACKEND = UNSENT_BACKEND
+    owner.post(TEAM, {"action": "invite", "email": "other@example.org", "role": "viewer"})
+    pages["mail not sent"] = owner.get(TEAM)
     assert {kind: r.status_code for kind, r in pages.items()} == {
-        "team": 200, "refused": 400, "join": 200, "bad link": 400,
+        "team": 200, "refused": 400, "join": 200, "bad link": 400, "mail not sent": 200,
     }  # fmt: skip
     html = {kind: response.content.decode() for kind, response in pages.items()}
     assert {kind: found for kind, page in html.items() if (found := _duplicate_ids(page))} == {}

@@ -18,6 +18,8 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import models, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from confsched.agenda.claims import claim_row
 from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
@@ -61,9 +63,15 @@ def digest_subject(*, event_name: str, sessions: list[ChangedSession]) -> str:
     names hold (a line break in a header is refused by the mail library: no digest would go)."""
     count = len(sessions)
     if count == 1:
-        subject = f"{event_name}: “{sessions[0].title}” changed"
+        subject = gettext("%(event)s: “%(title)s” changed") % {
+            "event": event_name, "title": sessions[0].title,
+        }  # fmt: skip
     else:
-        subject = f"{event_name}: {count} of your sessions changed"
+        subject = ngettext(
+            "%(event)s: %(count)s of your sessions changed",
+            "%(event)s: %(count)s of your sessions changed",
+            count,
+        ) % {"event": event_name, "count": count}
     return " ".join(subject.split())
 
 
@@ -245,13 +253,15 @@ def _message(
     unsubscribe_url = base_url + reverse(
         "web:alerts_unsubscribe", kwargs={"event": slug, "token": subscription.unsubscribe_token}
     )
-    digest = build_digest(
-        event_name=subscription.event.name,
-        version_number=version.number,
-        sessions=sessions,
-        agenda_url=base_url + reverse("web:agenda", kwargs={"event": slug}),
-        unsubscribe_url=unsubscribe_url,
-    )
+    # In the event's default language: a person's own choice lives in their browser's cookie.
+    with translation.override(subscription.event.default_language or "en"):
+        digest = build_digest(
+            event_name=subscription.event.name,
+            version_number=version.number,
+            sessions=sessions,
+            agenda_url=base_url + reverse("web:agenda", kwargs={"event": slug}),
+            unsubscribe_url=unsubscribe_url,
+        )
     message = EmailMultiAlternatives(
         subject=digest.subject,
         body=digest.text,

@@ -21,6 +21,8 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from confsched.agenda.models import Reservation, ReservationStatus
 from confsched.agenda.reservations import Seats, lock_session, position, seat_counts
@@ -72,7 +74,7 @@ def display_name(reservation: Reservation) -> str:
     """The name to greet: the first name, else the username; "walk-in" without an account."""
     user = reservation.user
     if user is None:
-        return "walk-in"
+        return gettext("walk-in")
     return user.first_name.strip() or user.username
 
 
@@ -95,7 +97,9 @@ def _local_time(moment: datetime, *, session: Session, now: datetime) -> str:
     local = moment.astimezone(zone)
     if local.date() == now.astimezone(zone).date():
         return f"{local:%H:%M}"
-    return f"{local:%H:%M} on {local:%a %d %b}"
+    return gettext("%(time)s on %(day)s") % {
+        "time": f"{local:%H:%M}", "day": date_format(local, gettext("D d M")),
+    }  # fmt: skip
 
 
 @transaction.atomic
@@ -105,13 +109,13 @@ def check_in(session: Session, code: str) -> CheckInResult:
     locked = lock_session(session.pk)
     now = clock.now()  # once the lock is held: the moment the door said yes
     if not wanted:
-        return _not_on_list(locked, "", "No code was given: type the code or scan it.")
+        return _not_on_list(locked, "", gettext("No code was given: type the code or scan it."))
     if not CODE_SHAPE.fullmatch(wanted):
         return _not_on_list(
             locked,
             wanted,
-            f"“{code.strip()[:40]}” is not a check-in code: codes are {CODE_LENGTH} letters and "
-            "digits.",
+            gettext("“%(code)s” is not a check-in code: codes are %(length)s letters and digits.")
+            % {"code": code.strip()[:40], "length": CODE_LENGTH},
         )
     row = (
         Reservation.objects.select_related("user", "session__room")
@@ -119,26 +123,33 @@ def check_in(session: Session, code: str) -> CheckInResult:
         .first()
     )
     if row is None:
-        return _not_on_list(locked, wanted, f"No reservation has the code {wanted}.")
+        return _not_on_list(
+            locked, wanted, gettext("No reservation has the code %(code)s.") % {"code": wanted}
+        )
     if row.session_id != locked.pk:
         return _not_on_list(
             locked,
             wanted,
-            f"The code {wanted} is for another session: {_describe(row.session, locked)}.",
+            gettext("The code %(code)s is for another session: %(session)s.")
+            % {"code": wanted, "session": _describe(row.session, locked)},
         )
     if row.status != ReservationStatus.CONFIRMED:
         return _not_on_list(
             locked,
             wanted,
-            f"{display_name(row)} is on the waitlist, position {position(row)}, not confirmed.",
+            gettext("%(name)s is on the waitlist, position %(position)s, not confirmed.")
+            % {"name": display_name(row), "position": position(row)},
             name=display_name(row),
         )
     if row.checked_in_at is not None:
         return CheckInResult(
             Result.ALREADY,
-            headline="Already checked in",
-            detail=f"{display_name(row)} checked in at "
-            f"{_local_time(row.checked_in_at, session=locked, now=now)}.",
+            headline=gettext("Already checked in"),
+            detail=gettext("%(name)s checked in at %(time)s.")
+            % {
+                "name": display_name(row),
+                "time": _local_time(row.checked_in_at, session=locked, now=now),
+            },
             seats=counts(locked),
             code=wanted,
             name=display_name(row),
@@ -148,8 +159,9 @@ def check_in(session: Session, code: str) -> CheckInResult:
     row.save(update_fields=["checked_in_at"])
     return CheckInResult(
         Result.WELCOME,
-        headline=f"Welcome, {display_name(row)}",
-        detail=f"Checked in at {_local_time(now, session=locked, now=now)}.",
+        headline=gettext("Welcome, %(name)s") % {"name": display_name(row)},
+        detail=gettext("Checked in at %(time)s.")
+        % {"time": _local_time(now, session=locked, now=now)},
         seats=counts(locked),
         code=wanted,
         name=display_name(row),
@@ -159,9 +171,8 @@ def check_in(session: Session, code: str) -> CheckInResult:
 
 def _describe(other: Session, here: Session) -> str:
     """“Title” (Tue 07 Apr 11:00, Room), in the event's zone."""
-    where = (
-        [f"{other.starts_at.astimezone(here.event.zone):%a %d %b %H:%M}"] if other.starts_at else []
-    )
+    when = other.starts_at.astimezone(here.event.zone) if other.starts_at else None
+    where = [date_format(when, gettext("D d M H:i"))] if when else []
     where += [other.room.name] if other.room else []
     return f"“{other.title}”" + (f" ({', '.join(where)})" if where else "")
 
@@ -169,7 +180,7 @@ def _describe(other: Session, here: Session) -> str:
 def _not_on_list(session: Session, code: str, detail: str, *, name: str = "") -> CheckInResult:
     return CheckInResult(
         Result.NOT_ON_LIST,
-        headline="Not on the list",
+        headline=gettext("Not on the list"),
         detail=detail,
         seats=counts(session),
         code=code,
@@ -185,8 +196,8 @@ def admit_walk_in(session: Session) -> CheckInResult:
     if locked.is_cancelled:
         return CheckInResult(
             Result.NO_SEAT,
-            headline="No walk-ins",
-            detail=f"“{locked.title}” is cancelled.",
+            headline=gettext("No walk-ins"),
+            detail=gettext("“%(title)s” is cancelled.") % {"title": locked.title},
             seats=counts(locked),
         )
     if locked.seats is not None:
@@ -196,8 +207,9 @@ def admit_walk_in(session: Session) -> CheckInResult:
         if taken >= locked.seats:
             return CheckInResult(
                 Result.NO_SEAT,
-                headline="No seat free",
-                detail=f"No seat free: {taken} of {locked.seats} taken.",
+                headline=gettext("No seat free"),
+                detail=gettext("No seat free: %(taken)s of %(seats)s taken.")
+                % {"taken": taken, "seats": locked.seats},
                 seats=counts(locked),
             )
     row = Reservation.objects.create(
@@ -206,12 +218,16 @@ def admit_walk_in(session: Session) -> CheckInResult:
     )  # fmt: skip
     seats = counts(locked)
     if locked.seats is None:
-        detail = f"Counted in: {seats.checked_in} at the door so far (open entry)."
+        detail = gettext("Counted in: %(count)s at the door so far (open entry).") % {
+            "count": seats.checked_in
+        }
     else:
-        detail = f"Seat given: {seats.confirmed} of {locked.seats} taken, {seats.free} free."
+        detail = gettext("Seat given: %(taken)s of %(seats)s taken, %(free)s free.") % {
+            "taken": seats.confirmed, "seats": locked.seats, "free": seats.free,
+        }  # fmt: skip
     return CheckInResult(
         Result.WALK_IN,
-        headline="Walk-in admitted",
+        headline=gettext("Walk-in admitted"),
         detail=detail,
         seats=seats,
         code=row.code,

@@ -19,6 +19,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from confsched.agenda.models import Feedback, SpeakerFeedbackLink, new_token
@@ -73,7 +75,10 @@ class SessionFeedback:
 def feedback_window(session: Session) -> tuple[datetime, datetime]:
     """When feedback opens (the start) and closes (exclusive: the next day's local midnight)."""
     if session.starts_at is None:
-        raise FeedbackError(f"{session.title!r} has no time yet, so it cannot be rated.")
+        raise FeedbackError(
+            gettext("%(title)s has no time yet, so it cannot be rated.")
+            % {"title": repr(session.title)}
+        )
     event = session.event
     zone = event.zone
     last_day = event.end_date or session.starts_at.astimezone(zone).date()
@@ -92,23 +97,33 @@ def is_open(session: Session, *, now: datetime | None = None) -> bool:
 
 def _check_open(session: Session) -> None:
     if session.is_cancelled:
-        raise FeedbackError(f"{session.title!r} was cancelled: there is nothing to rate.")
+        raise FeedbackError(
+            gettext("%(title)s was cancelled: there is nothing to rate.")
+            % {"title": repr(session.title)}
+        )
     if not session.is_published:
-        raise FeedbackError(f"{session.title!r} is not published, so it cannot be rated.")
+        raise FeedbackError(
+            gettext("%(title)s is not published, so it cannot be rated.")
+            % {"title": repr(session.title)}
+        )
     opens, closes = feedback_window(session)
     moment = clock.now()
     zone = session.event.zone
+    day_format = gettext("l j F Y")
+    words = {"title": repr(session.title), "zone": zone.key}
     if moment < opens:
         local = opens.astimezone(zone)
         raise FeedbackError(
-            f"Feedback on {session.title!r} opens when it starts, at "
-            f"{local:%H:%M} on {local:%A} {local.day} {local:%B %Y} ({zone.key})."
+            gettext(
+                "Feedback on %(title)s opens when it starts, at %(time)s on %(day)s (%(zone)s)."
+            )
+            % {**words, "time": f"{local:%H:%M}", "day": date_format(local, day_format)}
         )
     if moment >= closes:
         last = (closes - timedelta(seconds=1)).astimezone(zone)
         raise FeedbackError(
-            f"Feedback on {session.title!r} closed at the end of {last:%A} {last.day} "
-            f"{last:%B %Y} ({zone.key})."
+            gettext("Feedback on %(title)s closed at the end of %(day)s (%(zone)s).")
+            % {**words, "day": date_format(last, day_format)}
         )
 
 
@@ -126,8 +141,8 @@ def clean_rating(value: object) -> int:
     else:
         number = None
     if number is None or number not in RATINGS:
-        shown = "nothing" if value in (None, "") else repr(value)
-        raise FeedbackError(f"Choose a rating from 1 to 5 (got {shown}).")
+        shown = gettext("nothing") if value in (None, "") else repr(value)
+        raise FeedbackError(gettext("Choose a rating from 1 to 5 (got %s).") % shown)
     return number
 
 

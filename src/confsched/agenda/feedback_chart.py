@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
 
 from confsched.agenda.feedback import Summary
 
@@ -20,6 +21,13 @@ ROW_HEIGHT = 22
 BAR_HEIGHT = 14
 COLOUR = "#2f5d9e"
 TEXT = "#1d1d1f"
+
+
+def _bar_title(rating: int, count: int) -> str:
+    """ "4 stars: 1 rating", in the page's language."""
+    stars = ngettext("%(rating)s star", "%(rating)s stars", rating) % {"rating": rating}
+    ratings = ngettext("%(count)s rating", "%(count)s ratings", count) % {"count": count}
+    return gettext("%(stars)s: %(ratings)s") % {"stars": stars, "ratings": ratings}
 
 
 def _percent(part: int, whole: int) -> int:
@@ -35,10 +43,9 @@ def distribution_svg(summary: Summary, *, title: str) -> SafeString:
         y = 2 + index * ROW_HEIGHT
         length = round(space * count / top) if top else 0
         figure = f"{count} ({_percent(count, summary.count)} %)"
-        stars = "star" if rating == 1 else "stars"
         rows.append(
             (y + 15, f"{rating} ★", LABEL_WIDTH, y + 4, length, BAR_HEIGHT, COLOUR,
-             f"{rating} {stars}: {count} rating{'' if count == 1 else 's'}",
+             _bar_title(rating, count),
              LABEL_WIDTH + length + 6, figure)
         )  # fmt: skip
     body = format_html_join(

@@ -17,6 +17,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 
 from confsched.agenda import reservations
 from confsched.agenda.models import (
@@ -30,8 +31,9 @@ from confsched.agenda.models import (
     ReminderSetting,
     Reservation,
 )
-from confsched.core.errors import ConfschedError
-from confsched.programme.models import Event, Session
+from confsched.core.errors import ConfschedError, TeamError
+from confsched.programme.models import Event, Session, TeamMember
+from confsched.programme.rights import Role
 
 MAX_NAME = 150
 MAX_TEXT = 200
@@ -301,7 +303,34 @@ def export_data(user: User) -> dict[str, Any]:
             .select_related("event")
             .order_by("event__slug")
         ],
+        # The person's roles on events' teams (docs/teams.md), since they joined.
+        "team_roles": [
+            {"event": row.event.slug, "role": row.role, "since": utc(row.created_at)}
+            for row in TeamMember.objects.filter(user=user)
+            .select_related("event")
+            .order_by("event__slug")
+        ],
     }
+
+
+def events_owned_alone(user: User) -> list[Event]:
+    """The events whose only owner is `user`, by name: deleting the account would leave each
+    without anyone to run its team."""
+    owned = TeamMember.objects.filter(user=user, role=Role.OWNER).values("event")
+    others = (
+        TeamMember.objects.filter(event__in=owned, role=Role.OWNER)
+        .exclude(user=user)
+        .values("event")
+    )
+    return list(Event.objects.filter(pk__in=owned).exclude(pk__in=others).order_by("name"))
+
+
+def last_owner_message(events: list[Event]) -> str:
+    """What refuses the deletion of the account of the last owner of `events`."""
+    return gettext(
+        "You are the only owner of %(events)s: make someone else owner there first (on the "
+        "team page). Nothing was deleted."
+    ) % {"events": ", ".join(f"“{event.name}”" for event in events)}
 
 
 @transaction.atomic
@@ -309,7 +338,11 @@ def delete_account(user: User) -> int:
     """The account and everything in it, in one transaction: first every reservation given up
     (each seat to the first on its waitlist, mailed once this commits), then the account, which
     takes its stars, profiles, feedback, alerts, reminders and links with it. Returns how many
-    reservations were given up."""
+    reservations were given up. Refused (TeamError) while the person is the only owner of an
+    event: an event keeps at least one owner."""
+    alone = events_owned_alone(user)
+    if alone:
+        raise TeamError(last_owner_message(alone))
     given_up = reservations.cancel_all(user)
     user.delete()
     return given_up

@@ -25,6 +25,9 @@ from django.core.mail import EmailMessage, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import models, transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from confsched.agenda.alerts import SendReport, checked_base_url
 from confsched.agenda.claims import claim_row
@@ -111,32 +114,39 @@ def build_reminder(
     code; times in the event's zone (`sessions` hold them already converted)."""
     first = sessions[0]
     at = f"{first.starts_at:%H:%M}"
-    if len(sessions) == 1:
-        where = f" in {first.room}" if first.room else ""
-        subject = f"{event_name}: “{first.title}” starts at {at}{where}"
+    words = {"event": event_name, "title": first.title, "at": at, "room": first.room,
+             "count": len(sessions), "zone": zone_name, "agenda": agenda_url}  # fmt: skip
+    if len(sessions) == 1 and first.room:
+        subject = gettext("%(event)s: “%(title)s” starts at %(at)s in %(room)s") % words
+    elif len(sessions) == 1:
+        subject = gettext("%(event)s: “%(title)s” starts at %(at)s") % words
     else:
-        subject = f"{event_name}: {len(sessions)} of your sessions start at {at}"
-    day = f"{first.starts_at:%a} {first.starts_at.day} {first.starts_at:%b}"
-    lines = [
-        f"Starting soon at {event_name}, {day} at {at} ({zone_name} time):",
-        "",
-    ]
+        subject = gettext("%(event)s: %(count)s of your sessions start at %(at)s") % words
+    day_format = gettext("D j M")
+    words["day"] = date_format(first.starts_at, day_format)
+    lines = [gettext("Starting soon at %(event)s, %(day)s at %(at)s (%(zone)s time):") % words, ""]
     for session in sessions:
         until = f"–{session.ends_at:%H:%M}" if session.ends_at else ""
         lines += [
             f"* {session.title}",
-            f"  Time: {session.starts_at:%H:%M}{until}",
-            f"  Room: {session.room or 'to be announced'}",
-            f"  Check-in code: {session.code}",
+            "  " + gettext("Time: %(time)s") % {"time": f"{session.starts_at:%H:%M}{until}"},
+            "  " + gettext("Room: %(room)s") % {"room": session.room or gettext("to be announced")},
+            "  " + gettext("Check-in code: %(code)s") % {"code": session.code},
             "",
         ]
     if len(sessions) > 1:
-        lines += ["You have a seat in each: choose one and cancel the others to free them.", ""]
+        lines += [
+            gettext("You have a seat in each: choose one and cancel the others to free them."),
+            "",
+        ]
     lines += [
-        f"Your agenda: {agenda_url}",
+        gettext("Your agenda: %(agenda)s") % words,
         "",
-        f"You get this email because you asked for reminders by email before the sessions you "
-        f"have a seat in at {event_name}. Change that on your agenda page: {agenda_url}#reminders",
+        gettext(
+            "You get this email because you asked for reminders by email before the sessions you "
+            "have a seat in at %(event)s. Change that on your agenda page: %(agenda)s#reminders"
+        )
+        % words,
     ]
     return ReminderMail(subject=_one_line(subject), text="\n".join(lines) + "\n")
 
@@ -249,12 +259,14 @@ def _message(
     if not sessions:
         return None
     event = delivery.event
-    mail = build_reminder(
-        event_name=event.name,
-        zone_name=event.timezone,
-        sessions=sessions,
-        agenda_url=base_url + reverse("web:agenda", kwargs={"event": event.slug}),
-    )
+    # In the event's default language: a person's own choice lives in their browser's cookie.
+    with translation.override(event.default_language or "en"):
+        mail = build_reminder(
+            event_name=event.name,
+            zone_name=event.timezone,
+            sessions=sessions,
+            agenda_url=base_url + reverse("web:agenda", kwargs={"event": event.slug}),
+        )
     return EmailMessage(
         subject=mail.subject,
         body=mail.text,

@@ -7,6 +7,9 @@ import logging
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from confsched.agenda.models import Reservation
 
@@ -14,21 +17,39 @@ log = logging.getLogger(__name__)
 
 
 def promotion_text(reservation: Reservation, *, base_url: str) -> tuple[str, str]:
-    """Subject and body of the mail to a person promoted from the waitlist."""
+    """Subject and body of the mail to a person promoted from the waitlist, in the event's
+    default language (a person's own choice of language lives in their browser's cookie, out
+    of reach of a mail sent for someone else's cancellation)."""
     session = reservation.session
     event = session.event
     local = session.starts_at.astimezone(event.zone) if session.starts_at else None
-    when = f"{local:%A %d %B, %H:%M} ({event.timezone})" if local else "time to be announced"
-    room = f" in {session.room.name}" if session.room_id and session.room else ""
     agenda = reverse("web:agenda", kwargs={"event": event.slug})
-    subject = " ".join(f"{event.name}: you have a seat for “{session.title}”".split())
-    body = (
-        f"A seat became free and it is yours: “{session.title}”, {when}{room}.\n\n"
-        f"Your check-in code is {reservation.code}; your agenda shows it as a QR code.\n"
-        f"If you cannot come, cancel in your agenda so that the next person gets the seat:\n"
-        f"{base_url}{agenda}\n"
-    )
-    return subject, body
+    with translation.override(event.default_language or "en"):
+        day_format = gettext("l d F, H:i")
+        when = (
+            f"{date_format(local, day_format)} ({event.timezone})"
+            if local
+            else gettext("time to be announced")
+        )
+        words = {"event": event.name, "title": session.title, "when": when,
+                 "code": reservation.code, "link": f"{base_url}{agenda}"}  # fmt: skip
+        subject = gettext("%(event)s: you have a seat for “%(title)s”") % words
+        if session.room_id and session.room:
+            first = gettext(
+                "A seat became free and it is yours: “%(title)s”, %(when)s in %(room)s."
+            )
+            first %= {**words, "room": session.room.name}
+        else:
+            first = gettext("A seat became free and it is yours: “%(title)s”, %(when)s.") % words
+        rest = (
+            gettext(
+                "Your check-in code is %(code)s; your agenda shows it as a QR code.\n"
+                "If you cannot come, cancel in your agenda so that the next person gets the seat:\n"
+                "%(link)s\n"
+            )
+            % words
+        )
+    return " ".join(subject.split()), f"{first}\n\n{rest}"
 
 
 def send_promotions(promoted: list[Reservation]) -> int:

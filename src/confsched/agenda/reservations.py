@@ -21,6 +21,8 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from confsched.agenda import seat_statements as statements
 from confsched.agenda.models import Reservation, ReservationStatus, new_code
@@ -142,17 +144,29 @@ def position(reservation: Reservation) -> int:
 def _check_open(session: Session, now: datetime) -> None:
     if session.seats is None:
         raise ReservationError(
-            f"“{session.title}” is open entry: no reservation is needed, just come."
+            gettext("“%(title)s” is open entry: no reservation is needed, just come.")
+            % {"title": session.title}
         )
     if session.is_cancelled:
-        raise ReservationError(f"“{session.title}” is cancelled: it takes no reservations.")
+        raise ReservationError(
+            gettext("“%(title)s” is cancelled: it takes no reservations.")
+            % {"title": session.title}
+        )
     if not session.is_published:
-        raise ReservationError(f"“{session.title}” is not in the programme yet.")
+        raise ReservationError(
+            gettext("“%(title)s” is not in the programme yet.") % {"title": session.title}
+        )
     closes = session.reservations_close
     if closes is not None and now >= closes:
         local = closes.astimezone(session.event.zone)
+        day_format = gettext("D d M")
         raise ReservationError(
-            f"Reservations for “{session.title}” closed at {local:%H:%M} on {local:%a %d %b}."
+            gettext("Reservations for “%(title)s” closed at %(time)s on %(day)s.")
+            % {
+                "title": session.title,
+                "time": f"{local:%H:%M}",
+                "day": date_format(local, day_format),
+            }  # fmt: skip
         )
 
 
@@ -222,8 +236,11 @@ def _reserve(user: User, session: Session) -> Outcome:
     if overlaps and not session.event.allow_double_booking:
         titles = ", ".join(f"“{other.title}”" for other in overlaps)
         raise ReservationError(
-            f"“{session.title}” overlaps {titles}, which you reserved; this event allows one "
-            "seat at a time: cancel that one first."
+            gettext(
+                "“%(title)s” overlaps %(titles)s, which you reserved; this event allows one seat "
+                "at a time: cancel that one first."
+            )
+            % {"title": session.title, "titles": titles}
         )
     code = new_code()
     written = statements.insert_reservation(
@@ -334,7 +351,9 @@ def set_seats(session: Session, number: int | None) -> list[Reservation]:
     kept). More seats promote from the waitlist in order; fewer never drop a confirmed person.
     Returns the reservations promoted."""
     if number is not None and number < 0:
-        raise ReservationError(f"A session cannot have {number} seats.")
+        raise ReservationError(
+            gettext("A session cannot have %(number)s seats.") % {"number": number}
+        )
     locked = lock_session(session.pk)
     was = locked.seats
     Session.objects.filter(pk=locked.pk).update(seats=number)
@@ -353,7 +372,8 @@ def force(user: User, session: Session) -> Reservation:
     locked = lock_session(session.pk)
     if locked.seats is None:
         raise ReservationError(
-            f"“{locked.title}” is open entry: give it a number of seats to take reservations."
+            gettext("“%(title)s” is open entry: give it a number of seats to take reservations.")
+            % {"title": locked.title}
         )
     now = clock.now()
     row, is_new = Reservation.objects.get_or_create(

@@ -72,6 +72,28 @@ class EventScoped(admin.ModelAdmin):
             kwargs["queryset"] = self._within(request, rows, Right.PROGRAMME, path)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def get_changelist_formset(self, request: HttpRequest, **kwargs: Any) -> Any:
+        """The list's editable columns, read only on the rows of events the person only reads:
+        a list mixing an event they edit and one they view shows both, and saves what they
+        may change (a disabled field keeps its value whatever is posted)."""
+        formset = super().get_changelist_formset(request, **kwargs)
+        editable = event_ids_with(request.user, Right.PROGRAMME)
+        if editable is None:
+            return formset
+        by_pk = self.event_path == "pk"
+
+        class ReadOnlyWhereOnlyRead(formset):  # type: ignore[misc, valid-type]
+            def _construct_form(self, i: int, **form_kwargs: Any) -> Any:
+                form = super()._construct_form(i, **form_kwargs)
+                row = form.instance
+                if row.pk is not None and (row.pk if by_pk else row.event_id) not in editable:
+                    for name, field in form.fields.items():
+                        if name != form._meta.model._meta.pk.name:
+                            field.disabled = True
+                return form
+
+        return ReadOnlyWhereOnlyRead
+
     def _check(self, request: HttpRequest, obj: Any, right: Right = Right.PROGRAMME) -> None:
         if self.event_path == "pk" and obj.pk is None:
             return  # a new event: only site administrators may add one (has_add_permission)

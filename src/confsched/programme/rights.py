@@ -10,13 +10,14 @@ from __future__ import annotations
 import enum
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    EDITOR = "editor", "Editor"
-    VIEWER = "viewer", "Viewer"
-    CHECKIN = "checkin", "Check-in"
+    OWNER = "owner", _("Owner")
+    EDITOR = "editor", _("Editor")
+    VIEWER = "viewer", _("Viewer")
+    CHECKIN = "checkin", _("Check-in")
 
 
 class Right(enum.Enum):
@@ -37,10 +38,10 @@ RIGHTS: dict[Role, frozenset[Right]] = {
 }
 
 DESCRIPTIONS: dict[Role, str] = {
-    Role.OWNER: "everything, including the team",
-    Role.EDITOR: "programme, imports, sync, settings, seats, check-in",
-    Role.VIEWER: "insight, reservations and feedback, read only",
-    Role.CHECKIN: "the check-in pages only",
+    Role.OWNER: _("everything, including the team"),
+    Role.EDITOR: _("programme, imports, sync, settings, seats, check-in"),
+    Role.VIEWER: _("insight, reservations and feedback, read only"),
+    Role.CHECKIN: _("the check-in pages only"),
 }
 
 
@@ -58,4 +59,6 @@ def parse_role(text: str) -> Role:
         if folded == role.value:
             return role
     names = ", ".join(role.value for role in Role)
-    raise ValueError(f"Unknown role {text!r}: one of {names}.")
+    raise ValueError(
+        _("Unknown role '%(role)s': one of %(names)s.") % {"role": text, "names": names}
+    )

@@ -21,6 +21,7 @@ from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.sync import sync_event
 from confsched.programme.services.teams import (
+    InvitationNotMailed,
     accept_invitation,
     actor_name,
     add_member,
@@ -28,6 +29,7 @@ from confsched.programme.services.teams import (
     invitation_from_token,
     invite,
     remove_member,
+    role_word,
     withdraw_invitation,
 )
 from confsched.programme.services.validation import validate_programme
@@ -35,6 +37,7 @@ from confsched.programme.services.versions import record_edit, session_facts
 
 __all__ = [
     "ImportOptions",
+    "InvitationNotMailed",
     "LoadReport",
     "create_event",
     "accept_invitation",
@@ -52,6 +55,7 @@ __all__ = [
     "lock_imports",
     "record_edit",
     "remove_member",
+    "role_word",
     "release_draft",
     "release_preview",
     "render_export",

@@ -8,6 +8,7 @@ the link expires after INVITATION_DAYS and works once.
 
 from __future__ import annotations
 
+import smtplib
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +17,8 @@ from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext, pgettext_lazy
 
 from confsched.core import clock
 from confsched.core.errors import TeamError
@@ -26,6 +29,42 @@ from confsched.programme.team_models import COMMAND_LINE
 
 INVITATION_DAYS = 7
 _SALT = "confsched.team.invitation"
+
+
+class InvitationNotMailed(TeamError):
+    """The invitation is recorded but its mail could not be sent: `link` is to pass on by
+    hand."""
+
+    def __init__(self, invitation: Invitation, link: str, reason: str) -> None:
+        self.invitation, self.link, self.reason = invitation, link, reason
+        super().__init__(
+            gettext(
+                "The invitation of %(email)s is kept, but its mail could not be sent "
+                "(%(reason)s). Pass the link on by hand: it works once, for %(days)s days."
+            )
+            % {"email": invitation.email, "reason": reason, "days": INVITATION_DAYS}
+        )
+
+
+# Each role as a word inside a sentence ("… is now editor"): lower case in English and French,
+# a noun in German.
+ROLE_WORDS = {
+    Role.OWNER: pgettext_lazy("role in a sentence", "owner"),
+    Role.EDITOR: pgettext_lazy("role in a sentence", "editor"),
+    Role.VIEWER: pgettext_lazy("role in a sentence", "viewer"),
+    Role.CHECKIN: pgettext_lazy("role in a sentence", "check-in"),
+}
+
+
+def role_word(role: Role) -> str:
+    """The role in the language of the page or mail, as a word in a sentence."""
+    return str(ROLE_WORDS[Role(role)])
+
+
+def _stored(role: Role) -> str:
+    """The role as the team's history stores it: in English, like the rest of its lines."""
+    with translation.override("en"):
+        return role_word(role)
 
 
 def actor_name(user: Any) -> str:
@@ -41,9 +80,16 @@ def find_person(text: str) -> Any:
     users = get_user_model().objects.filter(Q(username__iexact=text) | Q(email__iexact=text))
     matches = list(users[:2])
     if len(matches) != 1:
-        how = "No account has" if not matches else "More than one account has"
-        raise TeamError(f"{how} the username or email {text!r}.")
+        if not matches:
+            raise TeamError(gettext("No account has the username or email '%s'.") % text)
+        raise TeamError(gettext("More than one account has the username or email '%s'.") % text)
     return matches[0]
+
+
+def _last_owner(name: str, event: Event) -> str:
+    return gettext("%(name)s is the last owner of %(event)s: make someone else owner first.") % {
+        "name": name, "event": event.name,
+    }  # fmt: skip
 
 
 def _owners(event: Event) -> int:
@@ -64,16 +110,14 @@ def add_member(event: Event, user: Any, role: Role, *, by: str) -> TeamMember:
     name = user.get_username()
     if member is None:
         member = TeamMember.objects.create(event=locked, user=user, role=role)
-        _record(locked, by, f"{name} joined as {role.label.lower()}")
+        _record(locked, by, f"{name} joined as {_stored(role)}")
     elif member.role != role:
         if member.role == Role.OWNER and _owners(locked) == 1:
-            raise TeamError(
-                f"{name} is the last owner of {event.name}: make someone else owner first."
-            )
-        before = Role(member.role).label.lower()
+            raise TeamError(_last_owner(name, event))
+        before = _stored(Role(member.role))
         member.role = role
         member.save(update_fields=["role"])
-        _record(locked, by, f"{name}: {before} → {role.label.lower()}")
+        _record(locked, by, f"{name}: {before} → {_stored(role)}")
     forget_roles(user)
     return member
 
@@ -84,11 +128,14 @@ def remove_member(event: Event, user: Any, *, by: str) -> None:
     member = TeamMember.objects.filter(event=locked, user=user).first()
     name = user.get_username()
     if member is None:
-        raise TeamError(f"{name} is not in the team of {event.name}.")
+        raise TeamError(
+            gettext("%(name)s is not in the team of %(event)s.")
+            % {"name": name, "event": event.name}
+        )
     if member.role == Role.OWNER and _owners(locked) == 1:
-        raise TeamError(f"{name} is the last owner of {event.name}: make someone else owner first.")
+        raise TeamError(_last_owner(name, event))
     member.delete()
-    _record(locked, by, f"{name} left the team ({Role(member.role).label.lower()})")
+    _record(locked, by, f"{name} left the team ({_stored(Role(member.role))})")
     forget_roles(user)
 
 
@@ -106,32 +153,48 @@ def invitation_from_token(token: str) -> Invitation:
         )
     except signing.SignatureExpired:
         raise TeamError(
-            f"This invitation is more than {INVITATION_DAYS} days old: ask for a new one."
+            gettext("This invitation is more than %(days)s days old: ask for a new one.")
+            % {"days": INVITATION_DAYS}
         ) from None
     except signing.BadSignature:
         raise TeamError(
-            "This invitation link is not valid: copy the whole link from the mail."
+            gettext("This invitation link is not valid: copy the whole link from the mail.")
         ) from None
     found = Invitation.objects.select_related("event").filter(pk=data.get("i")).first()
     if found is None or found.email != data.get("e"):
-        raise TeamError("This invitation was withdrawn: ask the event's owners for a new one.")
+        raise TeamError(
+            gettext("This invitation was withdrawn: ask the event's owners for a new one.")
+        )
     if found.accepted_at is not None:
-        raise TeamError("This invitation was already accepted: it works once.")
+        raise TeamError(_already_accepted())
     return found
 
 
+def _already_accepted() -> str:
+    return gettext("This invitation was already accepted: it works once.")
+
+
 def invitation_text(invitation: Invitation, *, link: str) -> tuple[str, str]:
-    """Subject and body of the invitation's mail."""
+    """Subject and body of the invitation's mail, in the event's default language (the person
+    invited may have no account yet, so no language of their own)."""
     event = invitation.event
     role = Role(invitation.role)
-    subject = f"{event.name}: join the team as {role.label.lower()}"
-    body = (
-        f"{invitation.invited_by} invites you to the team of {event.name} as "
-        f"{role.label.lower()} ({DESCRIPTIONS[role]}).\n\n"
-        f"Accept by following this link, then logging in or signing up:\n{link}\n\n"
-        f"The link works once, for {INVITATION_DAYS} days. If you did not expect it, ignore "
-        "this mail.\n"
-    )
+    words = {
+        "event": event.name, "by": invitation.invited_by, "link": link,
+        "days": INVITATION_DAYS,
+    }  # fmt: skip
+    with translation.override(event.default_language or "en"):
+        words |= {"role": role_word(role), "description": str(DESCRIPTIONS[role])}
+        subject = gettext("%(event)s: join the team as %(role)s") % words
+        body = (
+            gettext(
+                "%(by)s invites you to the team of %(event)s as %(role)s (%(description)s).\n\n"
+                "Accept by following this link, then logging in or signing up:\n%(link)s\n\n"
+                "The link works once, for %(days)s days. If you did not expect it, ignore this "
+                "mail.\n"
+            )
+            % words
+        )
     return subject, body
 
 
@@ -140,12 +203,16 @@ def invite(event: Event, email: str, role: Role, *, by: str, link_for: Any) -> I
     role = Role(role)
     email = email.strip()
     if "@" not in email or any(c.isspace() for c in email):
-        raise TeamError(f"{email!r} is not an email address.")
+        raise TeamError(gettext("'%s' is not an email address.") % email)
     with transaction.atomic():
         invitation = Invitation.objects.create(event=event, email=email, role=role, invited_by=by)
-        _record(event, by, f"{email} invited as {role.label.lower()}")
-    subject, body = invitation_text(invitation, link=link_for(invitation_token(invitation)))
-    EmailMessage(subject, body, to=[email]).send()
+        _record(event, by, f"{email} invited as {_stored(role)}")
+    link = link_for(invitation_token(invitation))
+    subject, body = invitation_text(invitation, link=link)
+    try:
+        EmailMessage(subject, body, to=[email]).send()
+    except (OSError, smtplib.SMTPException) as exc:  # the invitation stays: its link still works
+        raise InvitationNotMailed(invitation, link, str(exc) or type(exc).__name__) from exc
     return invitation
 
 
@@ -162,7 +229,7 @@ def accept_invitation(invitation: Invitation, user: Any) -> TeamMember:
         accepted_at=clock.now()
     )
     if not used:
-        raise TeamError("This invitation was already accepted: it works once.")
+        raise TeamError(_already_accepted())
     event = invitation.event
     held = TeamMember.objects.filter(event=event, user=user).first()
     order = list(Role)

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from confsched.agenda import people
 from confsched.agenda.models import AgendaItem, Feedback, Reservation
+from confsched.core.errors import TeamError
 from confsched.web.accounts.views import account_page
 from confsched.web.site.private import keep_private
 
@@ -68,6 +69,13 @@ class DeleteForm(forms.Form):
             )
         return password
 
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean() or {}
+        alone = people.events_owned_alone(self.user)
+        if alone:
+            raise forms.ValidationError(people.last_owner_message(alone), code="last_owner")
+        return cleaned
+
 
 def _forget_log_ins(username: str) -> None:
     """django-axes's records of the name's log-ins and failures (addresses, browsers) go too:
@@ -86,22 +94,33 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteForm(user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         username = user.get_username()
-        with transaction.atomic():
-            people.delete_account(user)
-            _forget_log_ins(username)
+        try:
+            with transaction.atomic():
+                people.delete_account(user)
+                _forget_log_ins(username)
+        except TeamError as exc:  # made the last owner since the form was checked
+            form.add_error(None, str(exc))
+            return _delete_page(request, user, form)
         logout(request)
         messages.success(request, DELETED_MESSAGE)
         done: HttpResponse = redirect("web:home")
         # As at log-out: the browser drops the offline copy and the stars kept for sending.
         done["Clear-Site-Data"] = '"cache", "storage"'
         return done
+    return _delete_page(request, user, form)
+
+
+def _delete_page(request: HttpRequest, user: User, form: DeleteForm) -> HttpResponse:
     counts = {
         "stars": AgendaItem.objects.filter(user=user).count(),
         "reservations": Reservation.objects.filter(user=user).count(),
         "feedback": Feedback.objects.filter(user=user).count(),
     }
+    alone = people.events_owned_alone(user)
     response = account_page(
-        request, "registration/account_delete.html", {"form": form, **counts},
+        request, "registration/account_delete.html",
+        {"form": form, **counts,
+         "last_owner": people.last_owner_message(alone) if alone and not form.errors else ""},
         status=400 if request.method == "POST" else 200,
     )  # fmt: skip
     return keep_private(response)

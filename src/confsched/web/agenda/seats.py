@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import reservations
@@ -32,8 +33,6 @@ from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.stencils import Markers
 
 RESERVE, CANCEL = "reserve", "cancel"
-_OPEN_ENTRY = mark_safe('<span class="seat-state">Open entry</span>')  # noqa: S308 - constant
-_CLOSED = mark_safe('<span class="seat-state">Reservations closed</span>')  # noqa: S308 - constant
 
 
 def _seat_url(event: Event, key: str, name: str) -> str:
@@ -62,41 +61,57 @@ def seat_control(
         if place == 0:
             state = format_html(
                 '<a class="seat-state is-confirmed" href="{}">'
-                '<span aria-hidden="true">✓ </span>Seat reserved</a>',
-                seat_page,
-            )
-            button = _button(action, CANCEL, "Cancel my seat", f"for “{title}”")
+                '<span aria-hidden="true">✓ </span>{}</a>',
+                seat_page, gettext("Seat reserved"),
+            )  # fmt: skip
+            button = _button(action, CANCEL, gettext("Cancel my seat"), _for(title))
         else:
             state = format_html(
-                '<a class="seat-state is-waitlisted" href="{}">On the waitlist: #{}</a>',
-                seat_page, place,
+                '<a class="seat-state is-waitlisted" href="{}">{}</a>',
+                seat_page, gettext("On the waitlist: #%(place)s") % {"place": place},
             )  # fmt: skip
-            button = _button(action, CANCEL, "Leave the waitlist", f"of “{title}”")
+            button = _button(action, CANCEL, gettext("Leave the waitlist"), _of(title))
     elif seats.seats is None:
-        state, button = _OPEN_ENTRY, ""
+        state, button = _state(gettext("Open entry")), ""
     else:
         closes = session.reservations_close
         if closes is not None and clock.now() >= closes:
-            state, button = _CLOSED, ""
+            state, button = _state(gettext("Reservations closed")), ""
         elif seats.is_full:
             state = format_html(
-                '<span class="seat-state is-full">Full · {} waiting</span>', seats.waitlisted
+                '<span class="seat-state is-full">{}</span>',
+                gettext("Full · %(waiting)s waiting") % {"waiting": seats.waitlisted},
             )
             button = _button(
-                action, RESERVE, f"Join the waitlist (#{seats.waitlisted + 1})",
-                f"of “{title}”",
+                action, RESERVE,
+                gettext("Join the waitlist (#%(place)s)") % {"place": seats.waitlisted + 1},
+                _of(title),
             )  # fmt: skip
         else:
-            state = format_html(
-                '<span class="seat-state">{} of {} seats free</span>', seats.free, seats.seats
+            state = _state(
+                gettext("%(free)s of %(seats)s seats free")
+                % {"free": seats.free, "seats": seats.seats}
             )
-            button = _button(action, RESERVE, "Reserve a seat", f"for “{title}”")
+            button = _button(action, RESERVE, gettext("Reserve a seat"), _for(title))
     message = (
         format_html('<p class="seat-note {}" role="status">{}</p>', note_kind, note) if note else ""
     )
     return format_html(
         '<div class="seat" id="seat-{}">{}{}{}</div>', session.pk, state, button, message
     )
+
+
+def _state(text: str) -> str:
+    return format_html('<span class="seat-state">{}</span>', text)
+
+
+def _for(title: str) -> str:
+    """What a screen reader hears after the button's words: for “Title”."""
+    return gettext("for “%(title)s”") % {"title": title}
+
+
+def _of(title: str) -> str:
+    return gettext("of “%(title)s”") % {"title": title}
 
 
 def _button(action: str, value: str, label: str, spoken: str) -> str:
@@ -190,10 +205,15 @@ def reserve(request: HttpRequest, event: str, key: str) -> HttpResponse:
             before = mine(request.user, [session]).get(session.pk)
             reservations.cancel(request.user, session)
             if before is not None:
-                note = "You left the waitlist." if before[1] else "Your seat is cancelled."
+                note = (
+                    gettext("You left the waitlist.")
+                    if before[1]
+                    else gettext("Your seat is cancelled.")
+                )
                 kind = "is-ok"
         else:
-            note, kind, status = f"Unknown action {action!r}: reserve or cancel.", "is-error", 400
+            note = gettext("Unknown action '%s': reserve or cancel.") % action
+            kind, status = "is-error", 400
     except ReservationError as exc:
         note, kind, status = str(exc), "is-error", 409
     if session is None or event_row is None:
@@ -219,12 +239,15 @@ def reserve(request: HttpRequest, event: str, key: str) -> HttpResponse:
 
 def _outcome_note(outcome: reservations.Outcome) -> tuple[str, str]:
     if outcome.reservation.is_confirmed:
-        note = "Your seat is reserved."
+        note = gettext("Your seat is reserved.")
     else:
-        note = f"The session is full: you are number {outcome.position} on the waitlist."
+        note = gettext("The session is full: you are number %(place)s on the waitlist.") % {
+            "place": outcome.position
+        }
     if outcome.overlaps:
         titles = ", ".join(f"“{other.title}”" for other in outcome.overlaps)
-        return f"{note} It overlaps {titles}, which you also reserved.", "is-warning"
+        overlap = gettext("It overlaps %(titles)s, which you also reserved.") % {"titles": titles}
+        return f"{note} {overlap}", "is-warning"
     return note, "is-ok"
 
 

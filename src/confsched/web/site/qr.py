@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import segno
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 # Each module 4 px: version 1 (21 modules) with its quiet zone is 116 px, easy for a camera.
 MODULE_PX = 4
@@ -17,13 +18,14 @@ MODULE_PX = 4
 
 def code_qr_svg(code: str) -> SafeString:
     """The inline `<svg role="img">` of `code`'s QR code, 116 px square for a 10-character
-    code, titled "Check-in code <code>"."""
+    code, titled "Check-in code <code>" in the active language."""
     text = code.strip()
     if not text:
         raise ValueError("A QR code needs a check-in code: the code given is empty.")
     qr = segno.make_qr(text, error="m")
     svg = qr.svg_inline(
-        scale=MODULE_PX, omitsize=True, title=f"Check-in code {text}", svgclass="qr",
+        scale=MODULE_PX, omitsize=True, svgclass="qr",
+        title=gettext("Check-in code %(code)s") % {"code": text},
         light="#fff",
     )  # fmt: skip
     # A size, and the viewBox too: as large as a camera wants, and CSS may scale it.

@@ -14,6 +14,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import feedback as feedback_service
@@ -43,7 +44,8 @@ def feedback_staff(request: HttpRequest, event: str) -> HttpResponse:
     for item in sessions:
         if item.summary.count:
             item.chart = distribution_svg(
-                item.summary, title=f"Ratings of {item.session.title}, 5 stars to 1"
+                item.summary,
+                title=gettext("Ratings of %(title)s, 5 stars to 1") % {"title": item.session.title},
             )
     rated = [item for item in sessions if item.summary.count]
     tokens = feedback_service.speaker_links(found)

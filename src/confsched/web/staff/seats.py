@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from confsched.agenda import reservations
@@ -112,47 +113,61 @@ def _change(request: HttpRequest, session: Session) -> str:
         text = request.POST.get("seats", "").strip()
         if text == "":
             reservations.set_seats(session, None)
-            return "Open entry: no reservation needed. The list is kept."
+            return gettext("Open entry: no reservation needed. The list is kept.")
         if not text.isdigit():
             raise ReservationError(
-                f"Seats must be a whole number, or empty for open entry; got {text!r}."
+                gettext("Seats must be a whole number, or empty for open entry; got '%s'.") % text
             )
         promoted = reservations.set_seats(session, int(text))
-        moved = f" {len(promoted)} moved up from the waitlist." if promoted else ""
-        return f"{int(text)} seats.{moved}"
+        said = ngettext("%(seats)s seat.", "%(seats)s seats.", int(text)) % {"seats": int(text)}
+        return said + _moved(promoted)
     if action == "capacity":
         if session.room is None or session.room.capacity is None:
             raise ReservationError(
-                "The session's room has no capacity set: type the number of seats."
+                gettext("The session's room has no capacity set: type the number of seats.")
             )
         promoted = reservations.set_seats(session, session.room.capacity)
-        moved = f" {len(promoted)} moved up from the waitlist." if promoted else ""
-        return f"{session.room.capacity} seats, the room's capacity.{moved}"
+        said = gettext("%(seats)s seats, the room's capacity.") % {"seats": session.room.capacity}
+        return said + _moved(promoted)
     if action == "force":
         typed = request.POST.get("person", "")
         person = _person(typed)
         if person is None:
             raise ReservationError(
-                f"No single account has the username or email {typed.strip()!r}."
+                gettext("No single account has the username or email '%s'.") % typed.strip()
             )
         reservations.force(person, session)
-        return f"{person.get_username()} has a seat (over the limit if the session was full)."
+        return gettext("%(name)s has a seat (over the limit if the session was full).") % {
+            "name": person.get_username()
+        }
     if action == "remove":
         number = request.POST.get("reservation", "")
         row = Reservation.objects.filter(
             session=session, pk=number if number.isdigit() else 0
         ).first()
         if row is None:
-            raise ReservationError("That reservation is no longer on the list.")
-        who = row.user.get_username() if row.user else "A walk-in"
+            raise ReservationError(gettext("That reservation is no longer on the list."))
         promoted = reservations.remove(row.pk)
-        moved = (
-            f" {promoted[0].user.get_username()} moved up from the waitlist."
-            if promoted and promoted[0].user
-            else ""
-        )
-        return f"{who} is off the list.{moved}"
-    raise ReservationError(f"Unknown change {action!r}.")
+        if row.user:
+            said = gettext("%(name)s is off the list.") % {"name": row.user.get_username()}
+        else:
+            said = gettext("A walk-in is off the list.")
+        if promoted and promoted[0].user:
+            said += " " + gettext("%(name)s moved up from the waitlist.") % {
+                "name": promoted[0].user.get_username()
+            }
+        return said
+    raise ReservationError(gettext("Unknown change '%s'.") % action)
+
+
+def _moved(promoted: list) -> str:
+    """ " 2 moved up from the waitlist.", or nothing."""
+    if not promoted:
+        return ""
+    return " " + ngettext(
+        "%(count)s moved up from the waitlist.", "%(count)s moved up from the waitlist.",
+        len(promoted),
+    ) % {"count": len(promoted)}  # fmt: skip
 
 
 @require_safe

@@ -13,18 +13,21 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import TeamError
 from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
 from confsched.programme.rights import DESCRIPTIONS, Right, Role, parse_role
 from confsched.programme.services import (
+    InvitationNotMailed,
     accept_invitation,
     actor_name,
     add_member,
     invitation_from_token,
     invite,
     remove_member,
+    role_word,
     withdraw_invitation,
 )
 from confsched.web.site.doors import event_for
@@ -39,10 +42,15 @@ def team(request: HttpRequest, event: str) -> HttpResponse:
     found = event_for(request, event, need=Right.TEAM)
     if isinstance(found, HttpResponse):
         return found
-    message, status = "", 200
+    message, status, link = "", 200, ""
     if request.method == "POST":
         try:
             message = _change(request, found)
+        except InvitationNotMailed as exc:
+            # The invitation is kept: the owner passes its link on by hand.
+            request.session["team_message"] = str(exc)
+            request.session["team_link"] = [exc.invitation.email, exc.link]
+            return redirect(reverse("web:team", kwargs={"event": found.slug}))
         except TeamError as exc:
             message, status = str(exc), 400
         if status == 200:
@@ -50,6 +58,7 @@ def team(request: HttpRequest, event: str) -> HttpResponse:
             return redirect(reverse("web:team", kwargs={"event": found.slug}))
     else:
         message = request.session.pop("team_message", "")
+        link = request.session.pop("team_link", "")
     members = list(
         TeamMember.objects.filter(event=found).select_related("user").order_by("user__username")
     )
@@ -58,7 +67,8 @@ def team(request: HttpRequest, event: str) -> HttpResponse:
         invitations=Invitation.objects.filter(event=found, accepted_at__isnull=True),
         changes=TeamChange.objects.filter(event=found)[:HISTORY_SHOWN],
         roles=[(role.value, role.label, DESCRIPTIONS[role]) for role in Role],
-        message=message, is_error=status != 200, typed=request.POST.get("email", ""),
+        message=message, is_error=status != 200 or bool(link), typed=request.POST.get("email", ""),
+        unsent=link,
         typed_role=request.POST.get("role", Role.VIEWER.value),
     )  # fmt: skip
     return keep_private(response)
@@ -79,7 +89,7 @@ def _member(request: HttpRequest, event: Event) -> TeamMember:
         else None
     )
     if member is None:
-        raise TeamError("That person is no longer in the team.")
+        raise TeamError(gettext("That person is no longer in the team."))
     return member
 
 
@@ -91,25 +101,32 @@ def _change(request: HttpRequest, event: Event) -> str:
         role = _role(request)
         email = request.POST.get("email", "").strip()
         invite(event, email, role, by=by, link_for=lambda token: _join_url(request, event, token))
-        return f"Invitation mailed to {email} ({role.label.lower()}); the link works for 7 days."
+        return gettext("Invitation mailed to %(email)s (%(role)s); the link works for 7 days.") % {
+            "email": email,
+            "role": role_word(role),
+        }
     if action == "role":
         member, role = _member(request, event), _role(request)
         add_member(event, member.user, role, by=by)
-        return f"{member.user.get_username()} is now {role.label.lower()}."
+        return gettext("%(name)s is now %(role)s.") % {
+            "name": member.user.get_username(), "role": role_word(role),
+        }  # fmt: skip
     if action == "remove":
         member = _member(request, event)
         remove_member(event, member.user, by=by)
-        return f"{member.user.get_username()} is no longer in the team."
+        return gettext("%(name)s is no longer in the team.") % {"name": member.user.get_username()}
     if action == "withdraw":
         number = request.POST.get("invitation", "")
         invitation = Invitation.objects.filter(
             event=event, accepted_at__isnull=True, pk=number if number.isdigit() else 0
         ).first()
         if invitation is None:
-            raise TeamError("That invitation was already accepted or withdrawn.")
+            raise TeamError(gettext("That invitation was already accepted or withdrawn."))
         withdraw_invitation(invitation, by=by)
-        return f"The invitation of {invitation.email} is withdrawn; its link no longer works."
-    raise TeamError(f"Unknown change {action!r}.")
+        return gettext("The invitation of %(email)s is withdrawn; its link no longer works.") % {
+            "email": invitation.email
+        }
+    raise TeamError(gettext("Unknown change '%s'.") % action)
 
 
 def _join_url(request: HttpRequest, event: Event, token: str) -> str:
@@ -127,7 +144,7 @@ def join(request: HttpRequest, event: str, token: str) -> HttpResponse:
     try:
         invitation = invitation_from_token(token)
         if invitation.event_id != found.pk:
-            raise TeamError("This invitation is for another event.")
+            raise TeamError(gettext("This invitation is for another event."))
     except TeamError as exc:
         page = event_page(request, "confsched/team_join.html", event=found, error=str(exc),
                           status=400)  # fmt: skip
@@ -145,6 +162,6 @@ def join(request: HttpRequest, event: str, token: str) -> HttpResponse:
     role = Role(invitation.role)
     page = event_page(
         request, "confsched/team_join.html", event=found, invitation=invitation,
-        role_label=role.label.lower(), role_description=DESCRIPTIONS[role],
+        role_label=role_word(role), role_description=DESCRIPTIONS[role],
     )  # fmt: skip
     return keep_private(page)

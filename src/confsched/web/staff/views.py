@@ -15,6 +15,8 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from confsched.agenda.models import Reservation, ReservationStatus, VisitorStar
@@ -144,12 +146,15 @@ def _charts(demands: list, slots: list) -> dict[str, Any]:
             )
             for d in measured
         ],
-        title="Expected attendance as a share of the room's seats, per session",
+        title=gettext("Expected attendance as a share of the room's seats, per session"),
         largest=max([100, *(d.fill_percent for d in measured)]),
     )
     slot_chart = bar_chart_svg(
-        [Bar(label=f"{s.starts_at:%a %H:%M}", value=s.stars, text=str(s.stars)) for s in slots],
-        title="Stars of the sessions starting at each time",
+        [
+            Bar(label=date_format(s.starts_at, gettext("D H:i")), value=s.stars, text=str(s.stars))
+            for s in slots
+        ],
+        title=gettext("Stars of the sessions starting at each time"),
     )
     return {
         "demands": demands,

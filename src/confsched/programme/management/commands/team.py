@@ -17,7 +17,13 @@ from django.urls import reverse
 from confsched.core.errors import ConfschedError, TeamError
 from confsched.programme.models import Event, Invitation, TeamMember
 from confsched.programme.rights import parse_role
-from confsched.programme.services import add_member, find_person, invite, remove_member
+from confsched.programme.services import (
+    InvitationNotMailed,
+    add_member,
+    find_person,
+    invite,
+    remove_member,
+)
 from confsched.programme.team_models import COMMAND_LINE
 
 
@@ -86,7 +92,10 @@ class Command(BaseCommand):
         def link_for(token: str) -> str:
             return base + reverse("web:team_join", kwargs={"event": event.slug, "token": token})
 
-        invite(event, email, role, by=COMMAND_LINE, link_for=link_for)
+        try:
+            invite(event, email, role, by=COMMAND_LINE, link_for=link_for)
+        except InvitationNotMailed as exc:
+            raise CommandError(f"{exc}\n{exc.link}") from None
         self.stdout.write(
             f"No account has {email}: an invitation to be {role.label.lower()} of {event.slug} "
             "was mailed (its link works once, for 7 days)"
