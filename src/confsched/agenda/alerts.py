@@ -133,7 +133,7 @@ def _grouped(changes: list[Change]) -> list[ChangedSession]:
         title, words, cancelled = titles.setdefault(
             change.session_id, (change.session.full_title, [], False)
         )
-        words.append(change.description)
+        words.append(change.words)
         if change.kind == ChangeKind.CANCELLED:
             titles[change.session_id] = (title, words, True)
     return [

@@ -1,4 +1,5 @@
-"""What changed in a session between two states, in words attendees read. Pure."""
+"""What changed in a session between two states: as facts a Change keeps, and in words
+attendees read in their language (`say`, when the page or the mail is made). Pure."""
 
 from __future__ import annotations
 
@@ -8,89 +9,143 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from django.utils.translation import gettext
+from django.utils import dateformat
+from django.utils.translation import gettext, gettext_noop
 
 # Plain strings so this module needs no models; they are ChangeKind's values.
 ADDED, CANCELLED, RESTORED = "added", "cancelled", "restored"
 RETIMED, MOVED, RETITLED = "retimed", "moved", "retitled"
 REDESCRIBED, SPEAKERS, DETAILS = "redescribed", "speakers", "details"
 
+# What each detail is called, for `_detail` (English here; gettext_noop marks them for the
+# catalogue, `say` translates them when it speaks).
 DETAIL_LABELS = {
-    "kind": "kind",
-    "track": "type",
-    "level": "audience level",
-    "has_slides": "slides",
-    "language": "language",
+    "kind": gettext_noop("kind"),
+    "track": gettext_noop("type"),
+    "level": gettext_noop("audience level"),
+    "has_slides": gettext_noop("slides"),
+    "language": gettext_noop("language"),
 }
 
 
 def when(starts_at: datetime | None, ends_at: datetime | None, zone: zoneinfo.ZoneInfo) -> str:
-    """'Tue 7 Apr 11:45–11:55' in `zone`; 'no time' for an unscheduled session."""
+    """'Tue 7 Apr 11:45–11:55' in `zone`, in the active language ('mar 7 avr 11:45–11:55');
+    'no time' for an unscheduled session."""
     if starts_at is None:
-        return "no time"
+        return gettext("no time")
     start = starts_at.astimezone(zone)
-    text = f"{start:%a} {start.day} {start:%b %H:%M}"
+    text = _day_and_time(start)
     if ends_at is not None:
         end = ends_at.astimezone(zone)
-        text += (
-            f"–{end:%H:%M}" if end.date() == start.date() else f"–{end:%a} {end.day} {end:%b %H:%M}"
-        )
+        text += f"–{end:%H:%M}" if end.date() == start.date() else f"–{_day_and_time(end)}"
     return text
+
+
+def _day_and_time(moment: datetime) -> str:
+    """'Tue 7 Apr 11:45': the month's short name capitalised as the language writes its full
+    name (April, April; but avril)."""
+    month = dateformat.format(moment, "b")
+    if dateformat.format(moment, "F")[:1].isupper():
+        month = month[:1].upper() + month[1:]
+    return f"{dateformat.format(moment, 'D')} {moment.day} {month} {moment:%H:%M}"
+
+
+def change_facts(
+    before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
+) -> list[tuple[str, dict[str, Any]]]:
+    """(kind, facts) for each way `after` differs from `before`: what `say` puts in words, in
+    any language, and what a Change keeps (JSON: times as ISO text).
+
+    Both dicts hold title, kind, abstract, starts_at, ends_at, room, track, level, has_slides,
+    language (facets as names), speakers (a list of names) and is_cancelled.
+    """
+    found: list[tuple[str, dict[str, Any]]] = []
+    if before["is_cancelled"] != after["is_cancelled"]:
+        found.append((CANCELLED if after["is_cancelled"] else RESTORED, {}))
+    if (before["starts_at"], before["ends_at"]) != (after["starts_at"], after["ends_at"]):
+        found.append((RETIMED, {
+            "was": [_iso(before["starts_at"]), _iso(before["ends_at"])],
+            "now": [_iso(after["starts_at"]), _iso(after["ends_at"])],
+            "zone": zone.key,
+        }))  # fmt: skip
+    if before["room"] != after["room"]:
+        found.append((MOVED, {"was": before["room"], "now": after["room"]}))
+    if before["title"] != after["title"]:
+        found.append((RETITLED, {"was": before["title"], "now": after["title"]}))
+    if before["abstract"] != after["abstract"]:
+        found.append((REDESCRIBED, {}))
+    if before["speakers"] != after["speakers"]:
+        found.append((SPEAKERS, {"was": list(before["speakers"]), "now": list(after["speakers"])}))
+    details = [[key, before[key], after[key]] for key in DETAIL_LABELS if before[key] != after[key]]
+    if details:
+        found.append((DETAILS, {"details": details}))
+    return found
 
 
 def describe_changes(
     before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
 ) -> list[tuple[str, str]]:
-    """(kind, words) for each way `after` differs from `before`.
-
-    Both dicts hold title, kind, abstract, starts_at, ends_at, room, track, level, has_slides,
-    language (facets as names), speakers (a list of names) and is_cancelled.
-    """
-    changes: list[tuple[str, str]] = []
-    if before["is_cancelled"] != after["is_cancelled"]:
-        if after["is_cancelled"]:
-            changes.append((CANCELLED, "cancelled"))
-        else:
-            changes.append((RESTORED, "back in the programme"))
-    if (before["starts_at"], before["ends_at"]) != (after["starts_at"], after["ends_at"]):
-        changes.append(
-            (
-                RETIMED,
-                f"moved in time from {when(before['starts_at'], before['ends_at'], zone)} "
-                f"to {when(after['starts_at'], after['ends_at'], zone)}",
-            )
-        )
-    if before["room"] != after["room"]:
-        changes.append(
-            (MOVED, f"moved from {before['room'] or 'no room'} to {after['room'] or 'no room'}")
-        )
-    if before["title"] != after["title"]:
-        changes.append((RETITLED, f"retitled from “{before['title']}” to “{after['title']}”"))
-    if before["abstract"] != after["abstract"]:
-        changes.append((REDESCRIBED, "description changed"))
-    if before["speakers"] != after["speakers"]:
-        now = ", ".join(after["speakers"]) or "none"
-        was = ", ".join(before["speakers"]) or "none"
-        changes.append((SPEAKERS, f"speakers now {now} (were {was})"))
-    details = [
-        _detail(label, before[key], after[key])
-        for key, label in DETAIL_LABELS.items()
-        if before[key] != after[key]
-    ]
-    if details:
-        changes.append((DETAILS, "; ".join(details)))
-    return changes
+    """(kind, words) for each way `after` differs from `before`, in the active language."""
+    return [(kind, say(kind, facts)) for kind, facts in change_facts(before, after, zone=zone)]
 
 
-def _detail(label: str, was: Any, now: Any) -> str:
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _moment(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+FIXED_WORDS = {
+    ADDED: gettext_noop("added"),
+    CANCELLED: gettext_noop("cancelled"),
+    RESTORED: gettext_noop("back in the programme"),
+    REDESCRIBED: gettext_noop("description changed"),
+}
+
+
+def say(kind: str, facts: dict[str, Any]) -> str:
+    """A change in words, in the active language: 'moved from Room A to Room B'."""
+    if kind in FIXED_WORDS:
+        return gettext(FIXED_WORDS[kind])
+    if kind == RETIMED:
+        zone = zoneinfo.ZoneInfo(facts["zone"])
+        was, now = ([_moment(text) for text in facts[side]] for side in ("was", "now"))
+        return gettext("moved in time from %(was)s to %(now)s") % {
+            "was": when(was[0], was[1], zone), "now": when(now[0], now[1], zone),
+        }  # fmt: skip
+    if kind == MOVED:
+        return gettext("moved from %(was)s to %(now)s") % {
+            "was": facts["was"] or gettext("no room"), "now": facts["now"] or gettext("no room"),
+        }  # fmt: skip
+    if kind == RETITLED:
+        return gettext("retitled from “%(was)s” to “%(now)s”") % facts
+    if kind == SPEAKERS:
+        return gettext("speakers now %(now)s (were %(was)s)") % {
+            "now": ", ".join(facts["now"]) or gettext("none"),
+            "was": ", ".join(facts["was"]) or gettext("none"),
+        }  # fmt: skip
+    if kind == DETAILS:
+        words = [_detail(key, was, now) for key, was, now in facts.get("details", [])]
+        if facts.get("links"):
+            words.append(gettext("links changed"))
+        return "; ".join(words)
+    raise ValueError(f"no words for a change of kind {kind!r}")
+
+
+def _detail(key: str, was: Any, now: Any) -> str:
     """'type changed from Keynote to Talk', 'audience level set to Any', 'slides attached'."""
     if isinstance(now, bool):
-        return f"{label} {'attached' if now else 'removed'}"
+        return gettext("slides attached") if now else gettext("slides removed")
+    label = gettext(DETAIL_LABELS[key])
     if not was:
-        return f"{label} set to {now}"
+        return gettext("%(label)s set to %(now)s") % {"label": label, "now": now}
     if not now:
-        return f"{label} {was} removed"
-    return f"{label} changed from {was} to {now}"
+        return gettext("%(label)s %(was)s removed") % {"label": label, "was": was}
+    return gettext("%(label)s changed from %(was)s to %(now)s") % {
+        "label": label, "was": was, "now": now,
+    }  # fmt: skip
 
 
 # A name a URL's last path segment may show: a file name, without a run of letters and digits

@@ -5,6 +5,9 @@ whose models these point at by name."""
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from confsched.programme.changes import FIXED_WORDS, say
 
 
 class ScheduleVersion(models.Model):
@@ -44,15 +47,15 @@ class VersionSnapshot(models.Model):
 
 
 class ChangeKind(models.TextChoices):
-    ADDED = "added", "Added"
-    CANCELLED = "cancelled", "Cancelled"
-    RESTORED = "restored", "Back in the programme"
-    RETIMED = "retimed", "New time"
-    MOVED = "moved", "New room"
-    RETITLED = "retitled", "New title"
-    REDESCRIBED = "redescribed", "New description"
-    SPEAKERS = "speakers", "Speakers changed"
-    DETAILS = "details", "Details changed"
+    ADDED = "added", _("Added")
+    CANCELLED = "cancelled", _("Cancelled")
+    RESTORED = "restored", _("Back in the programme")
+    RETIMED = "retimed", _("New time")
+    MOVED = "moved", _("New room")
+    RETITLED = "retitled", _("New title")
+    REDESCRIBED = "redescribed", _("New description")
+    SPEAKERS = "speakers", _("Speakers changed")
+    DETAILS = "details", _("Details changed")
 
 
 class Change(models.Model):
@@ -63,11 +66,21 @@ class Change(models.Model):
         "programme.Session", on_delete=models.CASCADE, related_name="changes"
     )
     kind = models.CharField(max_length=20, choices=ChangeKind.choices)
-    description = models.TextField()
+    # What changed, as facts (changes.change_facts), said in the reader's language by `words`;
+    # empty for changes recorded before facts were kept, which have only `description`.
+    facts = models.JSONField(default=dict, blank=True)
+    description = models.TextField()  # in English
 
     class Meta:
         ordering = ["version", "pk"]
         indexes = [models.Index(fields=["session", "version"])]
 
     def __str__(self) -> str:
+        return self.description
+
+    @property
+    def words(self) -> str:
+        """What changed, in the active language (English words kept for older changes)."""
+        if self.facts or self.kind in FIXED_WORDS:
+            return say(self.kind, self.facts)
         return self.description

@@ -170,7 +170,7 @@ def release_preview(event: Event) -> list[PreviewLine]:
                         title=change.session.full_title,
                         kind=change.kind,
                         kind_label=change.get_kind_display(),
-                        description=change.description,
+                        description=change.words,
                     )  # fmt: skip
                     for change in changes.order_by(
                         F("session__starts_at").asc(nulls_last=True), "session__title", "pk"
@@ -236,11 +236,13 @@ def changed_since_draft(event: Event, preview: list[PreviewLine]) -> SinceDraft 
     public: dict[tuple[str, str], list[tuple[int, str]]] = {}
     changes = (
         Change.objects.filter(version__in=versions)
+        .select_related("session", "version")
         .order_by("version__number", "pk")
-        .values_list("session__key", "kind", "version__number", "description")
     )
-    for key, kind, number, description in changes:
-        public.setdefault((key, UNDOES[kind]), []).append((number, description))
+    for change in changes:
+        public.setdefault((change.session.key, UNDOES[change.kind]), []).append(
+            (change.version.number, change.words)
+        )
     undone = [
         Undone(line, public[line.key, line.kind])
         for line in preview

@@ -35,7 +35,12 @@ from confsched.programme.services.related import facets, load_speakers, set_capa
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.snapshots import keep_programme
 from confsched.programme.services.validation import validate_programme, with_safe_keys
-from confsched.programme.services.versions import describe, facts, record_version
+from confsched.programme.services.versions import (
+    change_row,
+    describe,
+    facts,
+    record_version,
+)
 from confsched.programme.signals import seats_changed
 
 SESSION_FIELDS = (
@@ -212,7 +217,7 @@ def load_programme(
             set_links(row, links)
             new_refs += link_rows(row, incoming.links)
             report.created.append(row.full_title)
-            changes.append(Change(session=row, kind=ChangeKind.ADDED, description="added"))
+            changes.append(change_row(row, ChangeKind.ADDED))
         else:
             current = stored_links.get(row.pk, [])
             refs = stored_refs.get(row.pk, ())
@@ -267,10 +272,7 @@ def load_programme(
                     + ["sequence", "updated_at", *first]
                 )
                 after = facts(row, [names[pk] for pk, _ in links], refs_now)
-                changes += [
-                    Change(session=row, kind=kind, description=words)
-                    for kind, words in describe(before, after, zone=zone)
-                ]
+                changes += describe(row, before, after, zone=zone)
                 report.updated.append((row.full_title, changed))
             else:
                 report.unchanged += 1
@@ -290,9 +292,7 @@ def load_programme(
                 row.sequence += 1
                 row.save(update_fields=["is_cancelled", "sequence", "updated_at"])
                 report.cancelled.append(row.full_title)
-                changes.append(
-                    Change(session=row, kind=ChangeKind.CANCELLED, description="cancelled")
-                )
+                changes.append(change_row(row, ChangeKind.CANCELLED))
     if changes:
         report.version = record_version(
             event, changes, source=source or "import", by=by, name=version_name

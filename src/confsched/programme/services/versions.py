@@ -7,9 +7,10 @@ from collections import Counter
 from typing import Any
 
 from django.db import models, transaction
+from django.utils import translation
 
 from confsched.interchange import programme as pm
-from confsched.programme.changes import DETAILS, describe_changes
+from confsched.programme.changes import DETAILS, change_facts, say
 from confsched.programme.models import (
     Change,
     ChangeKind,
@@ -43,17 +44,26 @@ def facts(
 
 
 def describe(
-    before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
-) -> list[tuple[str, str]]:
-    """describe_changes, and "links" among the details when the session's links changed."""
-    found = describe_changes(before, after, zone=zone)
-    if before["links"] == after["links"]:
-        return found
-    for index, (kind, words) in enumerate(found):
-        if kind == DETAILS:  # "slides attached" -> "slides attached; links changed"
-            found[index] = (kind, words + "; links changed")
-            return found
-    return [*found, (DETAILS, "links changed")]
+    session: Session, before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
+) -> list[Change]:
+    """The Change rows (unsaved) of how `after` differs from `before`, "links changed" among
+    the details when the session's links changed."""
+    found = change_facts(before, after, zone=zone)
+    if before["links"] != after["links"]:
+        details = next((facts for kind, facts in found if kind == DETAILS), None)
+        if details is None:
+            found.append((DETAILS, {"details": [], "links": True}))
+        else:
+            details["links"] = True
+    return [change_row(session, kind, facts) for kind, facts in found]
+
+
+def change_row(session: Session, kind: str, facts: dict[str, Any] | None = None) -> Change:
+    """A Change keeps its facts, said in each reader's language (Change.words), and the words in
+    English (`description`: the API's, the admin's, and older versions' only words)."""
+    with translation.override("en"):
+        words = say(kind, facts or {})
+    return Change(session=session, kind=kind, facts=facts or {}, description=words)
 
 
 def session_facts(session: Session) -> dict[str, Any]:
@@ -79,14 +89,13 @@ def record_edit(
     """After an organizer's edit (or addition, when `before` is None): a version with what
     changed, and calendars told through SEQUENCE."""
     if before is None:
-        found = [(ChangeKind.ADDED.value, "added")]
+        changes = [change_row(session, ChangeKind.ADDED.value)]
     else:
-        found = describe(before, session_facts(session), zone=session.event.zone)
+        changes = describe(session, before, session_facts(session), zone=session.event.zone)
     if session.note_first_start():
         session.save(update_fields=["first_starts_at"])
-    if not found:
+    if not changes:
         return None
-    changes = [Change(session=session, kind=kind, description=words) for kind, words in found]
     version = record_version(session.event, changes, source=f"edit by {editor}", by=editor)
     session.event.save(update_fields=["updated_at"])
     keep_programme(session.event, version)

@@ -47,7 +47,7 @@ def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
             (
                 version,
                 f"Version {version.number}: {version.summary}",
-                [f"{c.session.full_title}: {c.description}" for c in version.changes.all()],
+                [f"{c.session.full_title}: {c.words}" for c in version.changes.all()],
             )
             for version in queries.versions_with_changes(event_row)
         ),
