@@ -98,3 +98,18 @@ def test_grid_rows_past_midnight_have_ids_of_their_own_table() -> None:
         "slot-20260407-20260408-0000",
     ]
     assert [row.anchor for row in second.rows] == ["slot-20260408-0000"]
+
+
+def test_the_column_of_sessions_without_a_room_is_headed_in_the_page_s_language() -> None:
+    from django.utils import translation
+
+    from confsched.programme.layout import NO_ROOM
+    from confsched.web.site.templatetags.schedule_views import room_heading
+
+    said = {}
+    for language in ("en", "fr", "de"):
+        with translation.override(language):
+            said[language] = (room_heading(NO_ROOM), room_heading("Amphi"))
+    assert said == {
+        "en": ("No room", "Amphi"), "fr": ("Sans salle", "Amphi"), "de": ("Kein Raum", "Amphi"),
+    }  # fmt: skip

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django import template
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from confsched.programme.filtering import FACETS
+from confsched.programme.layout import NO_ROOM
 
 register = template.Library()
 
@@ -27,3 +29,10 @@ def query_without(query: QueryDict, name: str = "", value: str = "") -> str:
                 continue
             kept.appendlist(key, item)
     return "?" + kept.urlencode()
+
+
+@register.filter
+def room_heading(column: str) -> str:
+    """A grid's or a timetable's column heading: the room's name, or "No room" in the page's
+    language for the column of sessions without one (layout.NO_ROOM is that column's key)."""
+    return gettext("No room") if column == NO_ROOM else column
