@@ -246,3 +246,28 @@ def test_the_upgrade_makes_staff_owners_of_every_event(event: Event) -> None:
     assert access.can(User.objects.get(pk=staff.pk), other, Right.TEAM) is True
     step.undo(apps, None)
     assert TeamMember.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_team_s_history_is_said_in_the_reader_s_language() -> None:
+    from django.utils import translation
+
+    from confsched.programme.services import by_words, change_words
+
+    event = create_event(slug="history", name="History", timezone="Europe/Paris")
+    ada = User.objects.create_user("ada", "ada@example.org", "pw")
+    add_member(event, ada, Role.EDITOR, by="command line")
+    add_member(event, ada, Role.OWNER, by="root")
+    lines = list(TeamChange.objects.filter(event=event).order_by("pk"))
+    assert [(line.facts, line.description) for line in lines] == [
+        ({"what": "joined", "name": "ada", "role": "editor"}, "ada joined as editor"),
+        ({"what": "role", "name": "ada", "was": "editor", "role": "owner"}, "ada: editor → owner"),
+    ]
+    with translation.override("de"):
+        said = [(change_words(line), by_words(line.by)) for line in lines]
+    assert said == [
+        ("ada ist als Bearbeiter:in beigetreten", "Kommandozeile"),
+        ("ada: Bearbeiter:in → Eigentümer:in", "root"),
+    ]
+    older = TeamChange(event=event, by="root", description="bob joined as viewer")
+    assert change_words(older) == "bob joined as viewer"

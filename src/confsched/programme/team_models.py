@@ -59,7 +59,10 @@ class TeamChange(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     by = models.CharField(max_length=150, help_text="A username, or 'command line'")
-    description = models.CharField(max_length=300)
+    # What happened (services/teams.team_words says it in the reader's language); empty for
+    # lines recorded before facts were kept, which have only `description`.
+    facts = models.JSONField(default=dict, blank=True)
+    description = models.CharField(max_length=300)  # in English
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -61,12 +61,6 @@ def role_word(role: Role) -> str:
     return str(ROLE_WORDS[Role(role)])
 
 
-def _stored(role: Role) -> str:
-    """The role as the team's history stores it: in English, like the rest of its lines."""
-    with translation.override("en"):
-        return role_word(role)
-
-
 def actor_name(user: Any) -> str:
     """How the history names who did it: the username, or "command line" for no account."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -96,9 +90,41 @@ def _owners(event: Event) -> int:
     return TeamMember.objects.filter(event=event, role=Role.OWNER).count()
 
 
-def _record(event: Event, by: str, description: str) -> None:
-    TeamChange.objects.create(event=event, by=by[:150], description=description[:300])
+def _record(event: Event, by: str, facts: dict[str, str]) -> None:
+    """A line of the team's history: its facts, said in each reader's language (`team_words`),
+    and its words in English (the admin's, and all that lines recorded before facts have)."""
+    with translation.override("en"):
+        description = team_words(facts)
+    TeamChange.objects.create(event=event, by=by[:150], facts=facts, description=description[:300])
     Event.objects.filter(pk=event.pk).update(updated_at=clock.now())
+
+
+def team_words(facts: dict[str, str]) -> str:
+    """A line of the team's history in the active language: "ada joined as editor"."""
+    what = facts["what"]
+    words = {key: role_word(Role(value)) if key in ("role", "was") else value
+             for key, value in facts.items()}  # fmt: skip
+    if what == "joined":
+        return gettext("%(name)s joined as %(role)s") % words
+    if what == "role":
+        return gettext("%(name)s: %(was)s → %(role)s") % words
+    if what == "left":
+        return gettext("%(name)s left the team (%(role)s)") % words
+    if what == "invited":
+        return gettext("%(email)s invited as %(role)s") % words
+    if what == "withdrawn":
+        return gettext("invitation of %(email)s withdrawn") % words
+    raise ValueError(f"no words for a team change {what!r}")
+
+
+def change_words(change: TeamChange) -> str:
+    """A TeamChange in the active language; older lines, without facts, as they were stored."""
+    return team_words(change.facts) if change.facts else change.description
+
+
+def by_words(by: str) -> str:
+    """Who made a change: a username, or "command line" in the active language."""
+    return gettext("command line") if by == COMMAND_LINE else by
 
 
 @transaction.atomic
@@ -110,14 +136,14 @@ def add_member(event: Event, user: Any, role: Role, *, by: str) -> TeamMember:
     name = user.get_username()
     if member is None:
         member = TeamMember.objects.create(event=locked, user=user, role=role)
-        _record(locked, by, f"{name} joined as {_stored(role)}")
+        _record(locked, by, {"what": "joined", "name": name, "role": role.value})
     elif member.role != role:
         if member.role == Role.OWNER and _owners(locked) == 1:
             raise TeamError(_last_owner(name, event))
-        before = _stored(Role(member.role))
+        before = member.role
         member.role = role
         member.save(update_fields=["role"])
-        _record(locked, by, f"{name}: {before} → {_stored(role)}")
+        _record(locked, by, {"what": "role", "name": name, "was": before, "role": role.value})
     forget_roles(user)
     return member
 
@@ -135,7 +161,7 @@ def remove_member(event: Event, user: Any, *, by: str) -> None:
     if member.role == Role.OWNER and _owners(locked) == 1:
         raise TeamError(_last_owner(name, event))
     member.delete()
-    _record(locked, by, f"{name} left the team ({_stored(Role(member.role))})")
+    _record(locked, by, {"what": "left", "name": name, "role": member.role})
     forget_roles(user)
 
 
@@ -206,7 +232,7 @@ def invite(event: Event, email: str, role: Role, *, by: str, link_for: Any) -> I
         raise TeamError(gettext("'%s' is not an email address.") % email)
     with transaction.atomic():
         invitation = Invitation.objects.create(event=event, email=email, role=role, invited_by=by)
-        _record(event, by, f"{email} invited as {_stored(role)}")
+        _record(event, by, {"what": "invited", "email": email, "role": role.value})
     link = link_for(invitation_token(invitation))
     subject, body = invitation_text(invitation, link=link)
     try:
@@ -219,7 +245,7 @@ def invite(event: Event, email: str, role: Role, *, by: str, link_for: Any) -> I
 @transaction.atomic
 def withdraw_invitation(invitation: Invitation, *, by: str) -> None:
     invitation.delete()
-    _record(invitation.event, by, f"invitation of {invitation.email} withdrawn")
+    _record(invitation.event, by, {"what": "withdrawn", "email": invitation.email})
 
 
 @transaction.atomic

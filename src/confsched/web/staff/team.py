@@ -24,6 +24,8 @@ from confsched.programme.services import (
     accept_invitation,
     actor_name,
     add_member,
+    by_words,
+    change_words,
     invitation_from_token,
     invite,
     remove_member,
@@ -65,7 +67,10 @@ def team(request: HttpRequest, event: str) -> HttpResponse:
     response = event_page(
         request, "confsched/team.html", event=found, status=status, members=members,
         invitations=Invitation.objects.filter(event=found, accepted_at__isnull=True),
-        changes=TeamChange.objects.filter(event=found)[:HISTORY_SHOWN],
+        changes=[
+            (change, change_words(change), by_words(change.by))
+            for change in TeamChange.objects.filter(event=found)[:HISTORY_SHOWN]
+        ],
         roles=[(role.value, role.label, DESCRIPTIONS[role]) for role in Role],
         message=message, is_error=status != 200 or bool(link), typed=request.POST.get("email", ""),
         unsent=link,
