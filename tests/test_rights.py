@@ -53,7 +53,7 @@ def rights(person: str, slug: str) -> set[str]:
 
 
 # --- The web's staff pages: URL name -> [(method, data, right needed, status when allowed)].
-# A refused POST's data is harmless: an unknown action (400) or an unknown code (a 200 page
+# A refused POST's data is harmless: an unknown action (400) or an unknown code (302 to a page
 # saying it is not on the list); the speaker link's POST makes a new link (302 back).
 WEB: dict[str, list[tuple[str, dict[str, str] | None, str, int]]] = {
     "insight": [("GET", None, READ, 200)],
@@ -63,7 +63,7 @@ WEB: dict[str, list[tuple[str, dict[str, str] | None, str, int]]] = {
     "feedback_staff": [("GET", None, READ, 200)],
     "feedback_speaker_link": [("POST", {}, PROGRAMME, 302)],
     "checkin": [("GET", None, CHECKIN, 200)],
-    "checkin_session": [("GET", None, CHECKIN, 200), ("POST", {"code": "zz"}, CHECKIN, 200)],
+    "checkin_session": [("GET", None, CHECKIN, 200), ("POST", {"code": "zz"}, CHECKIN, 302)],
     "team": [("GET", None, TEAM, 200), ("POST", {"action": "x"}, TEAM, 400)],
     "draft": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],
     "draft_editor": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],

@@ -40,11 +40,11 @@ def test_checkin_pages_are_valid_html(
     pages = {
         "index": client.get(f"/{DEMO_SLUG}/checkin/"),
         "door": client.get(DOOR),
-        "welcome": client.post(DOOR, {"code": code.reservation.code}),
-        "already": client.post(DOOR, {"code": code.reservation.code}),
-        "not on the list": client.post(DOOR, {"code": "<b>nope</b>"}),
-        "walk-in, now full": client.post(DOOR, {"walk_in": "1"}),
-        "no seat": client.post(DOOR, {"walk_in": "1"}),
+        "welcome": client.post(DOOR, {"code": code.reservation.code}, follow=True),
+        "already": client.post(DOOR, {"code": code.reservation.code}, follow=True),
+        "not on the list": client.post(DOOR, {"code": "<b>nope</b>"}, follow=True),
+        "walk-in, now full": client.post(DOOR, {"walk_in": "1"}, follow=True),
+        "no seat": client.post(DOOR, {"walk_in": "1"}, follow=True),
         "open entry": client.get(f"/{DEMO_SLUG}/sessions/{TOUR}/checkin/"),
         "insight": client.get(f"/{DEMO_SLUG}/insight/"),
     }

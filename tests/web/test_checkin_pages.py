@@ -96,7 +96,7 @@ def test_index_lists_sessions_with_seats_and_counts(staff: Client, helion: Sessi
     tour = Session.objects.get(event=helion.event, key=TOUR)
     set_seats(tour, 30)
     code = _ada(helion)
-    staff.post(DOOR, {"code": code})
+    staff.post(DOOR, {"code": code}, follow=True)
     response = staff.get(INDEX)
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
@@ -144,17 +144,17 @@ def test_door_page_shows_the_form_and_counts(staff: Client, helion: Session) -> 
 
 def test_post_code_answers_in_the_page(staff: Client, helion: Session) -> None:
     code = _ada(helion)
-    html = staff.post(DOOR, {"code": code.lower()}).content.decode()
+    html = staff.post(DOOR, {"code": code.lower()}, follow=True).content.decode()
     assert '<div class="checkin-outcome checkin-welcome">' in html
     assert _text(html, "checkin-headline") == "✓ Welcome, Ada"
     assert _text(html, "checkin-detail") == "Checked in at 10:52."
     assert ("Checked in", "1") in _figures(html)
-    html = staff.post(DOOR, {"code": code}).content.decode()
+    html = staff.post(DOOR, {"code": code}, follow=True).content.decode()
     assert '<div class="checkin-outcome checkin-already">' in html
     assert (_text(html, "checkin-headline"), _text(html, "checkin-detail")) == (
         "! Already checked in", "Ada checked in at 10:52.",
     )  # fmt: skip
-    html = staff.post(DOOR, {"code": "7KQ2MXR9VB"}).content.decode()
+    html = staff.post(DOOR, {"code": "7KQ2MXR9VB"}, follow=True).content.decode()
     assert '<div class="checkin-outcome checkin-not-on-list">' in html
     assert (_text(html, "checkin-headline"), _text(html, "checkin-detail")) == (
         "✕ Not on the list", "No reservation has the code 7KQ2MXR9VB.",
@@ -166,13 +166,13 @@ def test_post_code_answers_in_the_page(staff: Client, helion: Session) -> None:
 
 
 def test_post_text_is_escaped(staff: Client, helion: Session) -> None:
-    html = staff.post(DOOR, {"code": "<b>x</b>"}).content.decode()
+    html = staff.post(DOOR, {"code": "<b>x</b>"}, follow=True).content.decode()
     assert "“&lt;b&gt;x&lt;/b&gt;” is not a check-in code" in html
 
 
 def test_walk_in_then_full(staff: Client, helion: Session) -> None:
     _ada(helion)
-    html = staff.post(DOOR, {"walk_in": "1"}).content.decode()
+    html = staff.post(DOOR, {"walk_in": "1"}, follow=True).content.decode()
     assert (_text(html, "checkin-headline"), _text(html, "checkin-detail")) == (
         "✓ Walk-in admitted", "Seat given: 2 of 2 taken, 0 free.",
     )  # fmt: skip
@@ -180,7 +180,7 @@ def test_walk_in_then_full(staff: Client, helion: Session) -> None:
                               ("Free", "0")]  # fmt: skip
     assert "Walk-in</button>" not in html
     assert _text(html, "checkin-full") == "No seat free for walk-ins."
-    html = staff.post(DOOR, {"walk_in": "1"}).content.decode()  # a replayed form
+    html = staff.post(DOOR, {"walk_in": "1"}, follow=True).content.decode()  # a replayed form
     assert _text(html, "checkin-detail") == "No seat free: 2 of 2 taken."
     assert Reservation.objects.filter(is_walk_in=True).count() == 1
 
@@ -188,10 +188,24 @@ def test_walk_in_then_full(staff: Client, helion: Session) -> None:
 def test_open_entry_door_counts_heads(staff: Client, demo_event: Event) -> None:
     url = f"/{DEMO_SLUG}/sessions/{TOUR}/checkin/"
     assert _figures(staff.get(url).content.decode()) == [("Entry", "Open"), ("Counted in", "0")]
-    html = staff.post(url, {"walk_in": "1"}).content.decode()
+    html = staff.post(url, {"walk_in": "1"}, follow=True).content.decode()
     assert _text(html, "checkin-detail") == "Counted in: 1 at the door so far (open entry)."
     assert _figures(html) == [("Entry", "Open"), ("Counted in", "1")]
     assert "Count one person in." in html
+
+
+def test_reloading_after_a_walk_in_admits_nobody_twice(staff: Client, demo_event: Event) -> None:
+    """The plain form is answered by a redirect to the door page, which shows the answer once:
+    a reload asks for the page again, not for another walk-in."""
+    url = f"/{DEMO_SLUG}/sessions/{TOUR}/checkin/"
+    response = staff.post(url, {"walk_in": "1"})
+    assert (response.status_code, response["Location"]) == (302, url)
+    shown = staff.get(url).content.decode()
+    assert _text(shown, "checkin-headline") == "✓ Walk-in admitted"
+    reloaded = staff.get(url).content.decode()
+    assert 'class="checkin-headline"' not in reloaded
+    assert _figures(reloaded) == [("Entry", "Open"), ("Counted in", "1")]
+    assert Reservation.objects.filter(is_walk_in=True).count() == 1
 
 
 def test_htmx_gets_the_answer_and_the_counts_only(staff: Client, helion: Session) -> None:

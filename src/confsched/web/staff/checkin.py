@@ -13,12 +13,12 @@ from typing import Any
 
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_http_methods, require_safe
 
 from confsched.agenda import checkin
-from confsched.agenda.checkin import CheckInResult
+from confsched.agenda.checkin import CheckInResult, Result
 from confsched.agenda.reservations import Seats, seat_counts
 from confsched.core import clock
 from confsched.programme.models import Event, Session
@@ -74,6 +74,9 @@ def _door_session(event: Event, key: str) -> Session:
     return session
 
 
+_ANSWER_KEY = "door_answer"
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """GET: the door page. POST `code`: check it in; POST `walk_in`: admit a walk-in."""
@@ -87,6 +90,19 @@ def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
             result = checkin.admit_walk_in(session)
         else:
             result = checkin.check_in(session, request.POST.get("code", ""))
+        if not request.htmx:
+            # The plain form: the answer is kept for the page the browser is sent to (once), so
+            # that reloading that page asks for the page again, not for a second admission.
+            request.session[_ANSWER_KEY] = {
+                "session": session.pk, "result": result.result.value,
+                "headline": result.headline, "detail": result.detail,
+            }  # fmt: skip
+            return redirect(request.path)
+    elif (kept := request.session.pop(_ANSWER_KEY, None)) and kept.get("session") == session.pk:
+        result = CheckInResult(
+            Result(kept["result"]), headline=kept["headline"], detail=kept["detail"],
+            seats=checkin.counts(session),
+        )  # fmt: skip
     seats = result.seats if result is not None else checkin.counts(session)
     context: dict[str, Any] = {
         "session": session,
