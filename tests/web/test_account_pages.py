@@ -443,3 +443,27 @@ def test_the_admin_keeps_its_own_pages_and_its_password_change_works(
     assert "Django administration" in _get(client, "/admin/")
     html = _get(client, "/admin/password_change/")
     assert (_h1(html), SITE_HEADER in html) == ("Change your password", True)
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [("/accounts/delete/", "password"), ("/accounts/password/change/", "old_password")],
+)
+def test_forms_that_ask_the_password_again_are_throttled_like_the_log_in(
+    client: Client, ada: User, url: str, field: str
+) -> None:
+    """A device left signed in is no way to guess the password: wrong passwords typed into the
+    account-deletion or the password-change form count towards the log-in's lockout, and a
+    locked account is refused (429) even with the right one; nothing is deleted or changed."""
+    client.force_login(ada)
+    data = {
+        field: "wrong",
+        "new_password1": "An0ther-long-one!",
+        "new_password2": "An0ther-long-one!",
+    }
+    statuses = [client.post(url, data).status_code for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert statuses == [400 if field == "password" else 200] * (settings.AXES_FAILURE_LIMIT - 1) + [
+        429
+    ]
+    assert client.post(url, {**data, field: PASSWORD}).status_code == 429
+    assert User.objects.get(username="ada").check_password(PASSWORD)

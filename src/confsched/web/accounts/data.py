@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from confsched.agenda import people
 from confsched.agenda.models import AgendaItem, Feedback, Reservation
 from confsched.core.errors import TeamError
+from confsched.web.accounts.login_throttle import password_is_right
 from confsched.web.accounts.views import account_page
 from confsched.web.site.private import keep_private
 
@@ -57,13 +58,14 @@ class DeleteForm(forms.Form):
         ),
     )
 
-    def __init__(self, user: User, *args: object, **kwargs: object) -> None:
+    def __init__(self, request: HttpRequest, user: User, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.request = request
         self.user = user
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        if not password_is_right(self.request, self.user, password):
             raise forms.ValidationError(
                 gettext("That is not your password: nothing was deleted."), code="wrong_password"
             )
@@ -91,7 +93,7 @@ def _forget_log_ins(username: str) -> None:
 def delete_account(request: HttpRequest) -> HttpResponse:
     """GET: what goes, and the form; POST with the password: everything goes, then home."""
     user = cast(User, request.user)  # login_required: never anonymous here
-    form = DeleteForm(user, request.POST if request.method == "POST" else None)
+    form = DeleteForm(request, user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         username = user.get_username()
         try:

@@ -16,6 +16,7 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.db.models import Sum
 from django.http import HttpRequest
 
@@ -33,3 +34,11 @@ class AccountFirstHandler(AxesDatabaseHandler):
             # Reported as the account limit, the one number axes compares with.
             return max(per_account, get_failure_limit(request, credentials))
         return per_account
+
+
+def password_is_right(request: HttpRequest, user: Any, password: str) -> bool:
+    """Whether `password` is `user`'s, asked the way a log-in asks: a wrong one counts towards
+    the same lockout (axes), and a locked account is answered no whatever is typed. For the
+    forms that ask for the password again (deleting the account, changing the password), so
+    that a signed-in device left open is no way to guess it."""
+    return authenticate(request, username=user.get_username(), password=password) is not None

@@ -15,8 +15,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 from django import forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -28,6 +29,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.accounts import backends
+from confsched.web.accounts.login_throttle import password_is_right
 from confsched.web.agenda.stars import adopt_visitor_stars
 from confsched.web.site.pages import event_page
 
@@ -171,7 +173,27 @@ class LogoutView(InFrame, auth_views.LogoutView):
         return response
 
 
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's form, with the old password asked as a log-in asks (login_throttle)."""
+
+    request: HttpRequest
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        if not password_is_right(self.request, self.user, old_password):
+            wrong = self.error_messages["password_incorrect"]
+            raise ValidationError(wrong, code="password_incorrect")
+        return old_password
+
+
 class PasswordChangeView(InFrame, auth_views.PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form(self, form_class: Any = None) -> Any:
+        form = super().get_form(form_class)
+        form.request = self.request
+        return form
+
     def get_success_url(self) -> str:
         return with_next(reverse("password_change_done"), self.request)
 
