@@ -86,12 +86,15 @@ def set_reminders(user: User, event: Event, *, minutes: int, by_mail: bool) -> R
     if minutes not in ReminderMinutes.values:
         offered = ", ".join(str(value) for value in ReminderMinutes.values)
         raise InvalidReminderError(
-            f"Reminders can be {offered} minutes before a session (0: none); got {minutes!r}."
+            gettext("Reminders can be %(offered)s minutes before a session (0: none); got %(got)s.")
+            % {"offered": offered, "got": repr(minutes)}
         )
     if by_mail and not user.email:
         raise InvalidReminderError(
-            "Your account has no email address, so reminders cannot be emailed: add one to "
-            "your account first, or leave “email me” unticked."
+            gettext(
+                "Your account has no email address, so reminders cannot be emailed: add one to "
+                "your account first, or leave “email me” unticked."
+            )
         )
     setting, _ = ReminderSetting.objects.update_or_create(
         user=user, event=event, defaults={"minutes": minutes, "by_mail": by_mail}
