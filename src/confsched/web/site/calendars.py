@@ -42,9 +42,9 @@ def conditional_response(
     if held := _matching(request, etag):
         # The tag the client holds: a 304 names the response it confirms (a cache in front
         # keeps the 200's headers and must find the same tag).
-        response = HttpResponseNotModified()
-        response["ETag"] = held
-        return response
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = held
+        return not_modified
     response = render()
     # Weak when gzipped: the same entity as the plain body, not the same bytes.
     response["ETag"] = f'W/"{etag}"' if response.has_header("Content-Encoding") else f'"{etag}"'
