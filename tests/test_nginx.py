@@ -64,8 +64,11 @@ class Front:
         raise AssertionError(f"the app's access log never showed {marker}")
 
 
-def nginx_conf(work: Path, *, static: Path, app_port: int, port: int) -> Path:
-    """The deploy files, their paths pointed here, in a plain-HTTP server."""
+def nginx_conf(
+    work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = ""
+) -> Path:
+    """The deploy files, their paths pointed here, in a plain-HTTP server (with `extra`
+    locations: bench/cache_front.py adds one serving files)."""
     (work / "cache").mkdir()
     (work / "logs").mkdir()
     for name in ("confsched-http.conf", "confsched-locations.conf"):
@@ -80,7 +83,7 @@ def nginx_conf(work: Path, *, static: Path, app_port: int, port: int) -> Path:
 pid {work}/nginx.pid;
 error_log {work}/logs/error.log warn;
 daemon off;
-worker_processes 1;
+worker_processes {workers};
 events {{ worker_connections 256; }}
 http {{
     include /etc/nginx/mime.types;
@@ -94,6 +97,7 @@ http {{
         listen 127.0.0.1:{port};
         server_name 127.0.0.1;
         include {work}/confsched-locations.conf;
+        {extra}
     }}
 }}
 """)
