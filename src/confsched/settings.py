@@ -327,3 +327,8 @@ CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")
 # Schedule pages are built once per schedule version, address and zone and filled in per
 # request (web/site/stencils.py); off renders every request from scratch (tests compare the two).
 CONFSCHED_PAGE_STENCILS = _flag("CONFSCHED_PAGE_STENCILS", True)
+
+# Anonymous pages (no cookie of the site) are public for this many seconds, and a shared cache
+# may serve them this many more while it fetches a fresh copy (web/site/shared_cache.py).
+CONFSCHED_PUBLIC_MAX_AGE = int(os.environ.get("CONFSCHED_PUBLIC_MAX_AGE", "60"))
+CONFSCHED_PUBLIC_STALE = int(os.environ.get("CONFSCHED_PUBLIC_STALE", "300"))

@@ -53,7 +53,7 @@ def test_pick_language_prefers_the_choice_then_the_browser_then_the_default() ->
 def test_an_english_only_event_answers_as_before(client: Client, demo_event: Event) -> None:
     response = client.get(BASE, HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
     assert (_lang(response.content), _h1(response.content)) == ("en", "Schedule")
-    assert response["Vary"] == "Cookie, HX-Request, Accept-Encoding"
+    assert response["Vary"] == "Cookie, HX-Request, HX-Target, Accept-Encoding"
     assert "Content-Language" not in response
     assert b"language-form" not in response.content
     assert b"data-strings" not in response.content
@@ -64,7 +64,7 @@ def test_the_browser_language_among_the_events(client: Client, multilingual: Eve
     assert (_lang(response.content), _h1(response.content)) == ("de", "Programm")
     assert response["Content-Language"] == "de"
     assert set(response["Vary"].replace(" ", "").split(",")) == {
-        "Cookie", "HX-Request", "Accept-Encoding", "Accept-Language",
+        "Cookie", "HX-Request", "HX-Target", "Accept-Encoding", "Accept-Language",
     }  # fmt: skip
     french = client.get(BASE, HTTP_ACCEPT_LANGUAGE="fr")
     assert (_lang(french.content), _h1(french.content)) == ("fr", "Programme")

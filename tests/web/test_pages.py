@@ -308,7 +308,7 @@ def test_htmx_request_gets_results_and_facets_only(client: Client, demo_event) -
     assert not html.lstrip().startswith("<!doctype")
     assert len(_titles(html)) == 6
     assert '<div id="facets" class="facets" data-hx-swap-oob="true">' in html
-    assert response["Vary"] == "Cookie, HX-Request, Accept-Encoding"
+    assert response["Vary"] == "Cookie, HX-Request, HX-Target, Accept-Encoding"
 
 
 def test_imported_text_is_escaped(client: Client, demo_event) -> None:

@@ -26,6 +26,7 @@ from confsched.web.site.fragments import attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 from confsched.web.site.qr import code_qr_svg
+from confsched.web.site.shared_cache import same_site_only
 from confsched.web.site.zones import viewer_zone
 
 
@@ -36,6 +37,7 @@ def _session(event: Event, key: str) -> Session:
     return session
 
 
+@same_site_only
 @require_POST
 def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
     """Set a session's star from a plain form (redirects back) or from htmx (the button)."""

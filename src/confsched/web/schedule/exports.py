@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from confsched.interchange.formats import WRITERS
@@ -12,6 +11,7 @@ from confsched.programme.services import render_export
 from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
 from confsched.web.site.pages import event_or_404
+from confsched.web.site.shared_cache import cache_publicly
 from confsched.web.site.stencils import kept
 
 
@@ -43,5 +43,5 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
 
     response = conditional_response(request, etag=etag, render=render)
     response["Access-Control-Allow-Origin"] = "*"  # phone apps and other sites read these
-    patch_cache_control(response, public=True, max_age=60)
+    cache_publicly(response)
     return response

@@ -22,6 +22,7 @@ from confsched.web.agenda import stars
 from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
 from confsched.web.site.languages import page_language
+from confsched.web.site.shared_cache import cache_publicly, is_anonymous_visit
 from confsched.web.site.stencils import Markers, Stencil, kept
 from confsched.web.site.zones import ViewerZone, remember_zone
 
@@ -86,7 +87,10 @@ def personal_page(
         ).encode()
     ).hexdigest()  # fmt: skip
     stencil = kept(key, lambda: _stencil(request, render))
-    token = get_token(request)
+    # A visitor with no cookie of the site gets the page everyone like them gets, which a
+    # cache in front may keep: no token (their star form is checked by origin), no cookie.
+    public = is_anonymous_visit(request) and not viewer.chosen and not viewer.is_saved_bad
+    token = "" if public else get_token(request)
     # Seats move with every reservation, not with the schedule: filled per request, and only
     # on pages that show sessions taking reservations.
     seat_holes = [name for name in stencil.holes if name.startswith("seat:")]
@@ -103,25 +107,39 @@ def personal_page(
     # The same page for this person until the schedule, their stars, their seats or their CSRF
     # secret change: a phone re-checking it gets a bare 304. Weak: each body masks the token
     # anew.
-    person = str(request.user.pk) if request.user.is_authenticated else "-"
-    secret = request.META.get("CSRF_COOKIE", "")
-    etag = hashlib.sha256(
-        f"{key}:{person}:{secret}:{sorted(starred)}:{seat_digest}".encode()
-    ).hexdigest()[:32]
+    account = _account_html(request, token).encode()
+    if public:
+        # The same for every process and every anonymous request for these bytes: the kept
+        # page's key, the address as asked (the page's links repeat it) and the filled holes.
+        etag = hashlib.sha256(
+            b"public\n%s\n%s\n%s\n%s"
+            % (key.encode(), request.get_full_path().encode(), account, seat_digest.encode())
+        ).hexdigest()[:32]
+    else:
+        person = str(request.user.pk) if request.user.is_authenticated else "-"
+        secret = request.META.get("CSRF_COOKIE", "")
+        etag = hashlib.sha256(
+            f"{key}:{person}:{secret}:{sorted(starred)}:{seat_digest}".encode()
+        ).hexdigest()[:32]
     response = get_conditional_response(request, etag=f'W/"{etag}"')
     if response is None:
-        values = {"csrf": token.encode(), "account": _account_html(request, token).encode()}
+        values = {"csrf": token.encode(), "account": account}
         values |= seat_values
         if not starred and accepts_gzip(request):
             # A page with no star of theirs: the page kept compressed, their holes spliced in.
-            response = HttpResponse(stencil.gzip_plain(values=values), status=stencil.status)
+            # A public page holds no secret: no BREACH padding, the same bytes every time.
+            gzipped = stencil.gzip_plain(values=values, padded=not public)
+            response = HttpResponse(gzipped, status=stencil.status)
             response["Content-Encoding"] = "gzip"
         else:
             response = HttpResponse(stencil.fill(values=values, starred=starred))
             response.status_code = stencil.status
     response["ETag"] = f'W/"{etag}"'
-    response["Vary"] = "Cookie, HX-Request"
+    # The results fragment is asked for with HX-Target: it changes the bytes too.
+    response["Vary"] = "Cookie, HX-Request, HX-Target"
     patch_vary_headers(response, ("Accept-Encoding",))
+    if public:
+        return cache_publicly(response)
     patch_cache_control(response, private=True, no_cache=True)
     return remember_zone(response, viewer)
 

@@ -17,6 +17,7 @@ from confsched.interchange.ical.write import Personal, render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 from confsched.web.site.compression import Rendition
+from confsched.web.site.shared_cache import cache_publicly
 from confsched.web.site.stencils import calendar_entries, kept
 
 
@@ -25,16 +26,26 @@ def event_etag(event: Event, *parts: object) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
-def _matches(request: HttpRequest, etag: str) -> bool:
+def _matching(request: HttpRequest, etag: str) -> str:
+    """The tag of If-None-Match that names `etag` (weak or strong, as the client holds it)."""
     asked = request.headers.get("If-None-Match", "")
-    return any(tag.strip().removeprefix("W/") == f'"{etag}"' for tag in asked.split(","))
+    return next(
+        (tag.strip() for tag in asked.split(",") if tag.strip().removeprefix("W/") == f'"{etag}"'),
+        "",
+    )
 
 
 def conditional_response(
     request: HttpRequest, *, etag: str, render: Callable[[], HttpResponse]
 ) -> HttpResponse:
     """A bare 304 when the client holds `etag`, else what `render` makes; either way tagged."""
-    response = HttpResponseNotModified() if _matches(request, etag) else render()
+    if held := _matching(request, etag):
+        # The tag the client holds: a 304 names the response it confirms (a cache in front
+        # keeps the 200's headers and must find the same tag).
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = held
+        return not_modified
+    response = render()
     # Weak when gzipped: the same entity as the plain body, not the same bytes.
     response["ETag"] = f'W/"{etag}"' if response.has_header("Content-Encoding") else f'"{etag}"'
     return response
@@ -77,5 +88,5 @@ def calendar_response(
         patch_cache_control(response, private=True, max_age=300)
         response["X-Robots-Tag"] = "noindex"
     else:
-        patch_cache_control(response, public=True, max_age=300)
+        cache_publicly(response, max_age=300)
     return response

@@ -36,8 +36,11 @@ _ACCEPTS = _lazy_re_compile(r"(?:^|,)\s*([a-z*]+)\s*(?:;\s*q\s*=\s*([0-9.]+))?",
 FINAL_EMPTY_BLOCK = b"\x03\x00"
 
 
-def gzip_header() -> bytes:
-    """A gzip member's header, with a random-length file name as BREACH padding."""
+def gzip_header(*, padded: bool = True) -> bytes:
+    """A gzip member's header, with a random-length file name as BREACH padding; without
+    (`padded=False`) for a body that holds no secret and must be the same bytes every time."""
+    if not padded:
+        return b"\x1f\x8b\x08\x00" + b"\x00\x00\x00\x00" + b"\x00\xff"
     padding = secrets.token_hex(secrets.randbelow(50) + 1).encode()  # 2-100 bytes, no NUL
     return b"\x1f\x8b\x08\x08" + b"\x00\x00\x00\x00" + b"\x00\xff" + padding + b"\x00"
 

@@ -114,9 +114,10 @@ class Stencil:
             pieces[start:end] = self.starred[pk]
         return b"".join(pieces)  # type: ignore[arg-type]
 
-    def gzip_plain(self, *, values: dict[str, bytes]) -> bytes:
-        """`fill(values=values, starred=set())` as a gzip member, without compressing the page."""
-        return self.plain.gzip(values)
+    def gzip_plain(self, *, values: dict[str, bytes], padded: bool = True) -> bytes:
+        """`fill(values=values, starred=set())` as a gzip member, without compressing the page
+        (`padded`: see compression.gzip_header)."""
+        return self.plain.gzip(values, padded=padded)
 
 
 class _Deflated:
@@ -142,8 +143,8 @@ class _Deflated:
                 self.sequence.append(names[index])
         self.size = sum(len(item[0]) for item in self.sequence if isinstance(item, tuple))
 
-    def gzip(self, values: dict[str, bytes]) -> bytes:
-        chunks = [gzip_header()]
+    def gzip(self, values: dict[str, bytes], *, padded: bool = True) -> bytes:
+        chunks = [gzip_header(padded=padded)]
         crc = length = 0
         for item in self.sequence:
             if isinstance(item, str):
