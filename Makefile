@@ -9,7 +9,7 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium axe vnu gettext messages screenshots clean
+.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium nginx axe vnu gettext messages screenshots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,16 @@ admin: install var/secret_key
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched createsuperuser
 
 # Browser tests drive the system's Chromium; install it where we may (root with apt-get).
+# Debian's nginx, for tests/test_nginx.py (the production front of deploy/nginx/).
+nginx:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+		else \
+			echo "nginx is not at /usr/sbin/nginx: install it (apt-get install nginx) to run the front's test."; \
+		fi; \
+	fi
+
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -95,10 +105,10 @@ vnu: $(VNU)
 # so that a file's browser and server fixtures are made once; PARALLEL= runs them in one process.
 PARALLEL ?= -n auto --dist loadfile
 
-test: install chromium axe vnu gettext
+test: install chromium nginx axe vnu gettext
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-postgres: install chromium axe vnu gettext
+test-postgres: install chromium nginx axe vnu gettext
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 lint: install
