@@ -89,7 +89,7 @@ class Prepared(Generic[M]):
             compiled = _Compiled(
                 sql=sql, params=tuple(params), slots=slots,
                 own=own, fields=tuple(column.target.attname for column in expressions[own]),
-                populators=tuple(get_related_populators(info, compiler.select, alias))
+                populators=tuple(get_related_populators(info, compiler.select, alias))  # type: ignore[call-arg]  # django-stubs has a later signature
                 if info else (),
                 converters=compiler.get_converters(expressions), compiler=compiler,
             )  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 
 from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -37,7 +38,7 @@ RIGHTS: dict[Role, frozenset[Right]] = {
     Role.CHECKIN: frozenset({Right.CHECKIN}),
 }
 
-DESCRIPTIONS: dict[Role, str] = {
+DESCRIPTIONS: dict[Role, str | Promise] = {  # lazy: said in the reader's language
     Role.OWNER: _("everything, including the team"),
     Role.EDITOR: _("programme, imports, sync, settings, seats, check-in"),
     Role.VIEWER: _("insight, reservations and feedback, read only"),
