@@ -266,8 +266,10 @@ def collect_seeds(format_names: Iterable[str]) -> dict[str, list[tuple[str, byte
             if writer.format_name == name:
                 for number, programme in enumerate(programmes):
                     # A writer that stamps the time it writes (DTSTAMP) is given a fixed one.
-                    stamped = "now" in inspect.signature(writer.render).parameters
-                    options = {"now": fixed_now} if stamped else {}
+                    parameters = inspect.signature(writer.render).parameters
+                    options: dict[str, Any] = {"now": fixed_now} if "now" in parameters else {}
+                    if "uid_domain" in parameters:  # the calendar's UIDs name the event
+                        options["uid_domain"] = "fuzz.confsched"
                     rendered = writer.render(programme, slug="fuzz", **options)
                     found.append((f"rendered-{number}.{extension}", rendered))
         found += [(f"audit/{path}", data) for path, data in _files(AUDIT / name)]

@@ -362,7 +362,9 @@ function timeout(ms) {
 function networkFirst(event) {
   var request = event.request;
   var isPage = request.mode === "navigate";
-  var network = fetch(request).then(function (response) {
+  // A page asks the server each time (a bare 304 when unchanged): public pages may sit fresh
+  // in the browser's HTTP cache for a minute, which would hide that the network is gone.
+  var network = fetch(isPage ? new Request(request, { cache: "no-cache" }) : request).then(function (response) {
     if (isKeptStatic(request, response)) {
       event.waitUntil(storeIn(CONFIG.cache, request.url, response.clone()));
     } else if (isKeptPage(request, response)) {
