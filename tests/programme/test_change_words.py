@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from confsched.programme.changes import describe_changes
+from confsched.programme.changes import change_facts, say
 
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
 BEFORE = {
@@ -29,15 +29,14 @@ BEFORE = {
     ],
 )  # fmt: skip
 def test_a_detail_says_from_what_to_what(changed: dict, words: str) -> None:
-    assert describe_changes(BEFORE, {**BEFORE, **changed}, zone=PARIS) == [("details", words)]
+    found = change_facts(BEFORE, {**BEFORE, **changed}, zone=PARIS)
+    assert [(kind, say(kind, facts)) for kind, facts in found] == [("details", words)]
 
 
 def test_a_change_keeps_its_facts_and_is_said_in_the_reader_s_language() -> None:
     """Stored as facts with English words beside them; the change log, the feeds and the alert
     mails say them in the page's or the mail's language."""
     from django.utils import translation
-
-    from confsched.programme.changes import change_facts, say
 
     after = {**BEFORE, "room": "", "title": "U", "starts_at": datetime(2026, 4, 7, 10, tzinfo=UTC),
              "has_slides": True}  # fmt: skip

@@ -82,13 +82,6 @@ def change_facts(
     return found
 
 
-def describe_changes(
-    before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
-) -> list[tuple[str, str]]:
-    """(kind, words) for each way `after` differs from `before`, in the active language."""
-    return [(kind, say(kind, facts)) for kind, facts in change_facts(before, after, zone=zone)]
-
-
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 

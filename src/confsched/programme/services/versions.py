@@ -67,7 +67,7 @@ def change_row(session: Session, kind: str, facts: dict[str, Any] | None = None)
 
 
 def session_facts(session: Session) -> dict[str, Any]:
-    """The facts describe_changes compares, read from the database as they are now."""
+    """The facts change_facts compares, read from the database as they are now."""
     fresh = Session.objects.select_related("room", "track", "level").get(pk=session.pk)
     names = [
         link.speaker.name
