@@ -7,7 +7,7 @@ Usage: python bench/snapshots.py [--sizes 1000,5000] [--releases 3]
 Uses a throw-away SQLite database in a temporary folder (or DATABASE_URL if set). Each release
 moves 50 sessions of the draft by 15 minutes (back and forth); figures are the median of the
 releases; pages and exports: the first request, then the best of two more (wall-clock
-milliseconds; an old version's exports are kept once rendered, its page is not).
+milliseconds; an old version's exports and the programme on its page are kept once rendered).
 """
 
 from __future__ import annotations
@@ -139,9 +139,9 @@ def _bench_size(client: Any, size: int, releases_asked: int, kept: list[float]) 
     )
     print(f"  read back: {read_ms:.0f} ms (inflate {unzip_ms:.0f} ms, parse {parse_ms:.0f} ms)")
     print(f"  {'request':<20} {'first ms':>9} {'then ms':>8}   the current one's first, then")
-    for path in ("v/2/", "v/2/schedule.json", "v/2/schedule.xml", "v/2/schedule.ics"):
+    for path in ("v/1/", "v/2/", "v/2/schedule.json", "v/2/schedule.xml", "v/2/schedule.ics"):
         first, then = first_and_best(f"/{slug}/{path}")
-        now = path.replace("v/2/", "")
+        now = path.replace("v/2/", "").replace("v/1/", "")
         now_first, now_then = first_and_best(f"/{slug}/{now}")
         print(f"  {path:<20} {first:>9.0f} {then:>8.0f}   /{now}: {now_first:.0f}, {now_then:.0f}")
 

@@ -4,6 +4,7 @@ that attendees reach nowhere."""
 from __future__ import annotations
 
 import gzip
+import re
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -116,6 +117,56 @@ def test_an_old_version_s_export_is_rendered_once(client: Client, demo_event) ->
     assert (status, gzip.decompress(gzipped), reads) == (200, plain, [])
     # Another export of the version reads it once more.
     assert len(snapshot_reads(f"{BASE}v/1/schedule.csv")[2]) == 1
+
+
+def test_an_old_version_s_programme_is_read_back_once_per_language(
+    client: Client, demo_event
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def page(language: str) -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as made:
+            html = client.get(f"{BASE}v/1/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        programme = html[html.index('id="programme-heading"') :]
+        reads = [q for q in made if '"data"' in q["sql"] and "versionsnapshot" in q["sql"]]
+        return programme[: programme.index("</section>")], len(reads)
+
+    demo_event.languages = "en, fr"
+    demo_event.save()
+    _second_version(demo_event)
+    english, reads = page("en")
+    assert reads == 1
+    assert "<h3>Tuesday 7 April 2026</h3>" in english
+    assert page("en") == (english, 0)
+    french, reads = page("fr")
+    assert (reads, "<h3>mardi 7 avril 2026</h3>" in french) == (1, True)
+    assert page("fr")[1] == 0
+
+
+def test_an_old_version_s_changes_are_read_once_and_name_sessions_as_they_are_now(
+    client: Client, demo_event
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def changes() -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as made:
+            html = client.get(f"{BASE}v/1/").content.decode()
+        lines = html[html.index('<ul class="change-list">') :]
+        reads = [q for q in made if 'FROM "programme_change"' in q["sql"]]
+        return re.findall(r"</span> ([^<]*TorchJD[^<]*):", lines[: lines.index("</ul>")]), len(
+            reads
+        )
+
+    old_title = "Lightning Talk: TorchJD: Jacobian Descent in PyTorch"
+    assert changes() == ([old_title], 1)
+    assert changes() == ([old_title], 0)
+    programme = snapshot(demo_event)
+    renamed = replace(programme.session(TORCHJD), title="TorchJD, renamed")
+    programme.sessions = [renamed if s.key == TORCHJD else s for s in programme.sessions]
+    load_programme(demo_event, programme, source="edit by test")
+    assert changes() == (["Lightning Talk: TorchJD, renamed"], 1)
 
 
 def test_the_version_page_shows_its_programme_banner_and_neighbours(

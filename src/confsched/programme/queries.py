@@ -141,35 +141,34 @@ def sessions_of_speaker(speaker: Speaker) -> list[Session]:
     return _attach(list(rows), speaker.event)
 
 
-def versions_with_changes(
-    event: Event, *, limit: int = 50, number: int | None = None
-) -> list[ScheduleVersion]:
-    """The newest versions first (or only `number`), each with its changes and their sessions
-    and `has_programme`: whether its programme was kept (snapshots.py)."""
-    chosen = ScheduleVersion.objects.filter(event=event)
-    if number is not None:
-        chosen = chosen.filter(number=number)
-    return list(
-        chosen.annotate(
-            has_programme=Exists(VersionSnapshot.objects.filter(version=OuterRef("pk")))
-        )
-        .prefetch_related(
-            Prefetch(
-                "changes",
-                # Sessions without a time last on every database (PostgreSQL sorts NULL first).
-                queryset=Change.objects.select_related("session__event").order_by(
-                    F("session__starts_at").asc(nulls_last=True), "session__title", "pk"
-                ),
-            )
-        )
-        .order_by("-number")[:limit]
+def changes_in_order() -> QuerySet[Change]:
+    """Changes with their sessions, in the programme's order: by time, then title."""
+    # Sessions without a time last on every database (PostgreSQL sorts NULL first).
+    return Change.objects.select_related("session__event").order_by(
+        F("session__starts_at").asc(nulls_last=True), "session__title", "pk"
     )
 
 
-def version_for_number(event: Event, number: int) -> ScheduleVersion | None:
-    """The event's version `number`, with its changes (as versions_with_changes) and whether
-    its programme was kept, and the numbers of the versions before and after it."""
-    rows = versions_with_changes(event, limit=1, number=number)
+def versions_with_changes(
+    event: Event, *, limit: int = 50, number: int | None = None, with_changes: bool = True
+) -> list[ScheduleVersion]:
+    """The newest versions first (or only `number`), each with `has_programme` (whether its
+    programme was kept, snapshots.py) and, unless told not to, its changes and their sessions."""
+    chosen = ScheduleVersion.objects.filter(event=event).annotate(
+        has_programme=Exists(VersionSnapshot.objects.filter(version=OuterRef("pk")))
+    )
+    if number is not None:
+        chosen = chosen.filter(number=number)
+    if with_changes:
+        chosen = chosen.prefetch_related(Prefetch("changes", queryset=changes_in_order()))
+    return list(chosen.order_by("-number")[:limit])
+
+
+def version_for_number(
+    event: Event, number: int, *, with_changes: bool = True
+) -> ScheduleVersion | None:
+    """The event's version `number`, as versions_with_changes gives it."""
+    rows = versions_with_changes(event, limit=1, number=number, with_changes=with_changes)
     return rows[0] if rows else None
 
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -59,24 +64,64 @@ def _days(programme: pm.Programme, event: Event) -> list[tuple[date, list[dict]]
     return sorted(days.items())
 
 
+def _kept_html(key: str, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
+    """`template` rendered with `context()` once per key, in the active zone and language, then
+    kept like an export (compressed, here and in the shared cache)."""
+    zone, language = timezone.get_current_timezone_name(), translation.get_language()
+
+    def build() -> Rendition:
+        return Rendition(render_to_string(template, context()).encode())
+
+    html = kept(f"{key}:{zone}:{language}", build).body.decode()
+    return mark_safe(html)  # noqa: S308 - our template's output
+
+
+def _programme_html(event: Event, version: ScheduleVersion) -> SafeString | None:
+    """The programme the version kept, by day; None when it kept none. A version never
+    changes: its snapshot is read back (most of the cost: 7-9 s at 5,000 sessions,
+    bench/snapshots.py) and rendered once per zone and language."""
+    # `has_programme` is annotated by the query: an old version's page costs no extra read.
+    if not getattr(version, "has_programme", False):
+        return None
+
+    def days() -> dict[str, Any]:
+        programme = version_programme(version)
+        return {"days": _days(programme, event) if programme else []}
+
+    made = version.created_at.isoformat()
+    key = f"version-programme:{event.pk}:{version.number}:{made}:{event.timezone}"
+    return _kept_html(key, "confsched/_version_programme.html", days)
+
+
+def _changes_html(event: Event, version: ScheduleVersion) -> SafeString:
+    """What changed in the version, a line per session (1,000 lines for a first import): its
+    sessions' titles are today's, so it is kept until the event changes."""
+
+    def changes() -> dict[str, Any]:
+        return {"changes": list(queries.changes_in_order().filter(version=version))}
+
+    made, changed = version.created_at.isoformat(), event.updated_at.isoformat()
+    key = f"version-changes:{event.pk}:{version.number}:{made}:{changed}"
+    return _kept_html(key, "confsched/_version_changes.html", changes)
+
+
 @require_safe
 def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
     """Version `number`: a banner pointing at today's programme, its programme, its changes."""
     event_row = event_or_404(event)
-    version = queries.version_for_number(event_row, number)
+    version = queries.version_for_number(event_row, number, with_changes=False)
     if version is None:
         return event_page(
             request, "confsched/version.html", event=event_row, status=404,
             problem=_unknown_version(event_row, number),
         )  # fmt: skip
-    # `has_programme` is annotated by the query: an old version's page costs no extra read.
-    programme = version_programme(version) if getattr(version, "has_programme", False) else None
     before, after = queries.neighbour_versions(version)
     response = event_page(
         request, "confsched/version.html", event=event_row, version=version,
         source=source_label(version.source), before=before, after=after,
-        days=_days(programme, event_row) if programme else None,
-        extensions=sorted(WRITERS), nav="changes",
+        changes_html=_changes_html(event_row, version),
+        programme_html=_programme_html(event_row, version), extensions=sorted(WRITERS),
+        nav="changes",
     )  # fmt: skip
     patch_cache_control(response, public=True, max_age=60)
     return response
