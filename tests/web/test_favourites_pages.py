@@ -164,3 +164,42 @@ def test_bad_import_address_and_too_big_file(client: Client, demo_event) -> None
     assert response.context["error"] == (
         "big.json: is 70,000 bytes; a favourites file is at most 65,536"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "sent", "message"),
+    [
+        ("fr", {"text": ""}, "le formulaire : est vide : collez un document de favoris"),
+        ("de", {"text": ""}, "das Formular: ist leer: Fügen Sie ein Favoritendokument"),
+        (
+            "fr",
+            {"text": json.dumps({"format": "confsched-favourites", "version": 1, "event": "x"})},
+            'favourites : concerne l’événement "x", pas "pytorch-conference-europe-2026"',
+        ),
+        (
+            "de",
+            {"text": "https://[host/#see=x"},
+            "der Giggity-Link: ist kein Freigabelink der Form https://ggt.gaa.st/#…",
+        ),
+    ],
+)
+def test_import_errors_speak_the_page_s_language(demo_event, language, sent, message) -> None:  # noqa: ANN001
+    demo_event.languages = "en, fr, de"
+    demo_event.save()
+    response = Client().post(f"/{DEMO_SLUG}/agenda/import", sent, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    assert response.context["error"].startswith(message)
+
+
+def test_a_too_big_file_is_counted_in_the_page_s_language(demo_event) -> None:  # noqa: ANN001
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    demo_event.languages = "en, fr"
+    demo_event.save()
+    big = SimpleUploadedFile("big.json", b" " * 70_000, content_type="application/json")
+    response = Client().post(
+        f"/{DEMO_SLUG}/agenda/import", {"file": big}, HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert response.context["error"] == (
+        "big.json : fait 70\xa0000 octets ; un fichier de favoris fait au plus 65\xa0536"
+    )

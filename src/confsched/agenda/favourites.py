@@ -25,6 +25,8 @@ import zlib
 from urllib.parse import parse_qsl, quote, urlsplit
 
 import orjson
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_noop
 
 from confsched.core.errors import ParseError
 from confsched.interchange.documents import read_json
@@ -36,7 +38,7 @@ MAX_FAVOURITES = 1000
 MAX_IN_ADDRESS = 200
 PREFIX_LENGTH = 8
 GIGGITY_HOST = "ggt.gaa.st"
-DOCUMENT = "a favourites document"
+DOCUMENT = gettext_noop("a favourites document")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _PREFIX = re.compile(r"^[0-9a-f]{8}$")
 
@@ -57,44 +59,55 @@ def parse_favourites(data: bytes, *, slug: str, source: str = "favourites") -> l
     """The guids of a favourites document for the event `slug`, or a ParseError saying why not."""
     if len(data) > MAX_BYTES:
         raise ParseError(
-            f"is {len(data):,} bytes; a favourites document is at most {MAX_BYTES:,}",
+            gettext("is %(size)s bytes; a favourites document is at most %(most)s")
+            % {"size": _n(len(data)), "most": _n(MAX_BYTES)},
             source=source,
         )
     # The importers' defended loading: deep nesting and huge numbers are refused in words.
-    document = read_json(data, source=source, what=DOCUMENT)
+    document = read_json(data, source=source, what=gettext(DOCUMENT))
     if not isinstance(document, dict):
         raise ParseError(
-            "is not a favourites document: the top level is not an object", source=source
+            gettext("is not a favourites document: the top level is not an object"), source=source
         )
     if document.get("format") != FORMAT:
         raise ParseError(
-            f'has "format" {_shown(document.get("format"))}; expected "{FORMAT}"', source=source
+            gettext('has "format" %(found)s; expected "%(expected)s"')
+            % {"found": _shown(document.get("format")), "expected": FORMAT},
+            source=source,
         )
     if document.get("version") != VERSION:
         raise ParseError(
-            f'has "version" {_shown(document.get("version"))}; this site reads version {VERSION}',
+            gettext('has "version" %(found)s; this site reads version %(version)s')
+            % {"found": _shown(document.get("version")), "version": VERSION},
             source=source,
         )
     if document.get("event") != slug:
         raise ParseError(
-            f'is for the event {_shown(document.get("event"))}, not "{slug}": import it on that '
-            "event's pages",
+            gettext('is for the event %(found)s, not "%(slug)s": import it on that event\'s pages')
+            % {"found": _shown(document.get("event")), "slug": slug},
             source=source,
         )
     favourites = document.get("favourites")
     if not isinstance(favourites, list):
-        raise ParseError('has no "favourites" array of event guids', source=source)
+        raise ParseError(gettext('has no "favourites" array of event guids'), source=source)
     if len(favourites) > MAX_FAVOURITES:
         raise ParseError(
-            f'"favourites" holds {len(favourites):,} items; at most {MAX_FAVOURITES:,}',
+            gettext('"favourites" holds %(count)s items; at most %(most)s')
+            % {"count": _n(len(favourites)), "most": _n(MAX_FAVOURITES)},
             source=source,
         )
     guids: list[str] = []
     for index, item in enumerate(favourites):
         if not isinstance(item, str) or not _UUID.match(item.strip().lower()):
             raise ParseError(
-                f"favourites[{index}] is {_shown(item)}; expected an event guid such as "
-                '"0bc49473-9235-5259-adb4-b65add83c406"',
+                gettext(
+                    "favourites[%(index)s] is %(found)s; expected an event guid such as %(example)s"
+                )
+                % {
+                    "index": index,
+                    "found": _shown(item),
+                    "example": '"0bc49473-9235-5259-adb4-b65add83c406"',
+                },
                 source=source,
             )
         guids.append(item.strip().lower())
@@ -106,8 +119,11 @@ def compact(guids: list[str]) -> str:
     prefixes = sorted({guid[:PREFIX_LENGTH] for guid in guids})
     if len(prefixes) > MAX_IN_ADDRESS:
         raise ParseError(
-            f"{len(prefixes)} favourites are too many for a QR code (at most {MAX_IN_ADDRESS}); "
-            "download the file instead"
+            gettext(
+                "%(count)s favourites are too many for a QR code (at most %(most)s); "
+                "download the file instead"
+            )
+            % {"count": len(prefixes), "most": MAX_IN_ADDRESS}
         )
     return "-".join(prefixes)
 
@@ -116,13 +132,18 @@ def parse_compact(text: str) -> list[str]:
     """The guid prefixes of an import address's `f` parameter."""
     parts = [part for part in text.strip().lower().split("-") if part]
     if not parts:
-        raise ParseError("the address lists no favourites", source="f")
+        raise ParseError(gettext("the address lists no favourites"), source="f")
     if len(parts) > MAX_IN_ADDRESS:
-        raise ParseError(f"lists {len(parts)} favourites; at most {MAX_IN_ADDRESS}", source="f")
+        raise ParseError(
+            gettext("lists %(count)s favourites; at most %(most)s")
+            % {"count": len(parts), "most": MAX_IN_ADDRESS},
+            source="f",
+        )
     for index, part in enumerate(parts):
         if not _PREFIX.match(part):
             raise ParseError(
-                f"item {index + 1} is {_shown(part[:20])}; expected 8 hexadecimal digits",
+                gettext("item %(number)s is %(found)s; expected 8 hexadecimal digits")
+                % {"number": index + 1, "found": _shown(part[:20])},
                 source="f",
             )
     return list(dict.fromkeys(parts))
@@ -137,8 +158,11 @@ def giggity_link(*, schedule_url: str, guids: list[str]) -> str:
 
 def parse_giggity_link(link: str) -> list[str]:
     """The selected event guids of a Giggity share link."""
-    source = "the Giggity link"
-    not_a_link = ParseError(f"is not a https://{GIGGITY_HOST}/#… share link", source=source)
+    source = gettext("the Giggity link")
+    not_a_link = ParseError(
+        gettext("is not a %(link)s share link") % {"link": f"https://{GIGGITY_HOST}/#…"},
+        source=source,
+    )
     try:
         parts = urlsplit(link.strip())
         hostname = parts.hostname
@@ -149,7 +173,7 @@ def parse_giggity_link(link: str) -> list[str]:
     params = dict(parse_qsl(parts.fragment, keep_blank_values=True))
     if "see" not in params:
         raise ParseError(
-            'has no "see=" part: it shares a schedule but no selections', source=source
+            gettext('has no "see=" part: it shares a schedule but no selections'), source=source
         )
     text = params["see"]
     try:
@@ -158,16 +182,27 @@ def parse_giggity_link(link: str) -> list[str]:
         raw = inflater.decompress(packed, MAX_BYTES)
     except (binascii.Error, zlib.error, ValueError) as exc:
         raise ParseError(
-            f'"see=" is not base64 of zlib-packed JSON ({type(exc).__name__})', source=source
+            gettext('"see=" is not base64 of zlib-packed JSON (%(error)s)')
+            % {"error": type(exc).__name__},
+            source=source,
         ) from exc
     if inflater.unconsumed_tail:
-        raise ParseError(f'"see=" unpacks to more than {MAX_BYTES:,} bytes', source=source)
-    selected = read_json(raw, source=f'{source}\'s "see="', what="a list of event ids")
+        raise ParseError(
+            gettext('"see=" unpacks to more than %(most)s bytes') % {"most": _n(MAX_BYTES)},
+            source=source,
+        )
+    selected = read_json(
+        raw,
+        source=gettext('%(link)s\'s "see="') % {"link": source},
+        what=gettext("a list of event ids"),
+    )
     if not isinstance(selected, list) or not all(isinstance(item, str) for item in selected):
-        raise ParseError('"see=" is not a list of event ids', source=source)
+        raise ParseError(gettext('"see=" is not a list of event ids'), source=source)
     if len(selected) > MAX_FAVOURITES:
         raise ParseError(
-            f'"see=" lists {len(selected):,} events; at most {MAX_FAVOURITES:,}', source=source
+            gettext('"see=" lists %(count)s events; at most %(most)s')
+            % {"count": _n(len(selected)), "most": _n(MAX_FAVOURITES)},
+            source=source,
         )
     return list(dict.fromkeys(item.strip().lower() for item in selected))
 
@@ -178,6 +213,11 @@ def read_import(text: str, *, slug: str) -> list[str]:
     if stripped.startswith(("https://", "http://")):
         return parse_giggity_link(stripped)
     return parse_favourites(stripped.encode(), slug=slug)
+
+
+def _n(number: int) -> str:
+    """A count with the active language's thousands separator (65,536; 65 536; 65.536)."""
+    return number_format(number, force_grouping=True)
 
 
 def _shown(value: object) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 
 class ConfschedError(Exception):
     """Base class for errors that carry a message meant for a person."""
@@ -17,10 +19,11 @@ class ParseError(ConfschedError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.source or "input"
+        """"where: what", in the active language (English on the command line)."""
+        where = self.source or gettext("input")
         if self.line is not None:
-            where = f"{where}, line {self.line}"
-        return f"{where}: {self.message}"
+            where = gettext("%(where)s, line %(line)s") % {"where": where, "line": self.line}
+        return gettext("%(where)s: %(message)s") % {"where": where, "message": self.message}
 
 
 class UnknownFormatError(ParseError):

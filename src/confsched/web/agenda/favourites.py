@@ -10,6 +10,7 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -124,19 +125,25 @@ def _posted_text(request: HttpRequest) -> str:
     if upload is not None:
         if upload.size is not None and upload.size > MAX_UPLOAD:
             raise ParseError(
-                f"is {upload.size:,} bytes; a favourites file is at most {MAX_UPLOAD:,}",
-                source=upload.name or "the file",
+                gettext("is %(size)s bytes; a favourites file is at most %(most)s")
+                % {
+                    "size": number_format(upload.size, force_grouping=True),
+                    "most": number_format(MAX_UPLOAD, force_grouping=True),
+                },
+                source=upload.name or gettext("the file"),
             )
         data = upload.read(MAX_UPLOAD + 1)
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ParseError("is not UTF-8 text", source=upload.name or "the file") from exc
+            raise ParseError(
+                gettext("is not UTF-8 text"), source=upload.name or gettext("the file")
+            ) from exc
     text = request.POST.get("text", "")
     if not text.strip():
         raise ParseError(
-            "is empty: paste a favourites document or a Giggity link, or choose a file",
-            source="the form",
+            gettext("is empty: paste a favourites document or a Giggity link, or choose a file"),
+            source=gettext("the form"),
         )
     return text
 
