@@ -19,7 +19,7 @@ class ParseError(ConfschedError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        """"where: what", in the active language (English on the command line)."""
+        """The place, then what is wrong, in the active language (English on the command line)."""
         where = self.source or gettext("input")
         if self.line is not None:
             where = gettext("%(where)s, line %(line)s") % {"where": where, "line": self.line}
