@@ -2,6 +2,7 @@
 
 Usage: python bench/reservations.py [--attendees 1000] [--seats 30] [--workers 4]
                                     [--databases postgres,sqlite] [--clients 50] [--rounds 2]
+                                    [--front none|nginx]
 
 For each database and round: a fresh site with the storm event and `--attendees` accounts, a
 `confsched serve` with `--workers` gunicorn workers, then every attendee presses "Reserve a
@@ -13,18 +14,32 @@ the machine's time left idle during the rush (near 0%: the cores were the limit)
 the host (the virtual machine's cores running something else), failed
 requests, and what the database holds (confirmed, waitlisted, duplicates, whether the waitlist
 kept the order of acceptance).
+
+With `--front nginx` the rush goes through Debian's nginx with the deploy configuration
+(deploy/nginx/, one nginx worker keeping 32 connections to the app), as production runs it;
+nginx's CPU is then counted with the app's.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
+import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from serving import CLOCK_TICKS, cpu_ticks, fresh_site, served, worker_pids
 from storm import prepare, rush, seats_held
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.test_nginx import NGINX, nginx_conf  # noqa: E402 - the test's nginx, the same files
 
 
 def _port() -> int:
@@ -61,6 +76,29 @@ def _machine_ticks() -> tuple[int, int, int]:
     return sum(fields), fields[3] + fields[4], fields[7]  # idle with iowait; steal
 
 
+@contextmanager
+def _front(kind: str, env: dict[str, str], app_port: int) -> Iterator[tuple[int, list[int]]]:
+    """The port the rush goes to, and the front's processes (counted with the app's CPU)."""
+    if kind == "none":
+        yield app_port, []
+        return
+    work = Path(tempfile.mkdtemp(prefix="confsched-bench-front-"))
+    port = _port()
+    static = Path(env["CONFSCHED_DATA_DIR"]) / "static"
+    conf = nginx_conf(work, static=static, app_port=app_port, port=port, keepalive=32)
+    nginx = subprocess.Popen(  # noqa: S603 - Debian's nginx, our config
+        [str(NGINX), "-p", str(work), "-c", str(conf)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        time.sleep(1)
+        yield port, [nginx.pid, *worker_pids(nginx.pid)]
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--attendees", type=int, default=1000)
@@ -69,6 +107,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--databases", default="postgres,sqlite")
+    parser.add_argument(
+        "--front", choices=["none", "nginx"], default="none",
+        help="nginx: through the deploy configuration's nginx (one worker), as in production",
+    )  # fmt: skip
     parser.add_argument(
         "--fresh", action="store_true",
         help="each attendee on a new connection, as phones are (default: 50 kept alive)",
@@ -85,12 +127,15 @@ def main() -> None:
             with fresh_site(database, name="confsched_bench_reservations") as env:
                 attendees = prepare(env, count=options.attendees, seats=options.seats)
                 port = _port()
-                with served(env, port=port, workers=options.workers) as server:
-                    workers = worker_pids(server.pid)
+                with (
+                    served(env, port=port, workers=options.workers) as server,
+                    _front(options.front, env, port) as (front_port, front_pids),
+                ):
+                    workers = worker_pids(server.pid) + front_pids
                     before = cpu_ticks(workers), _postgres_ticks(database)
                     machine, client = _machine_ticks(), os.times()
                     result = rush(
-                        port,
+                        front_port,
                         [(a, "reserve") for a in attendees],
                         clients=options.clients,
                         fresh=options.fresh,

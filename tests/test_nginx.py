@@ -65,10 +65,12 @@ class Front:
 
 
 def nginx_conf(
-    work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = ""
-) -> Path:
+    work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = "",
+    keepalive: int = 8,
+) -> Path:  # fmt: skip
     """The deploy files, their paths pointed here, in a plain-HTTP server (with `extra`
-    locations: bench/cache_front.py adds one serving files)."""
+    locations: bench/cache_front.py adds one serving files; `keepalive` connections kept to
+    the app: deploy/nginx/confsched.conf keeps 32)."""
     (work / "cache").mkdir()
     (work / "logs").mkdir()
     for name in ("confsched-http.conf", "confsched-locations.conf"):
@@ -89,7 +91,7 @@ http {{
     include /etc/nginx/mime.types;
     access_log {work}/logs/access.log;
 {temp}
-    upstream confsched {{ server 127.0.0.1:{app_port}; keepalive 8; }}
+    upstream confsched {{ server 127.0.0.1:{app_port}; keepalive {keepalive}; }}
     proxy_cache_path {work}/cache levels=1:2 keys_zone=confsched:10m max_size=100m
                      inactive=1h use_temp_path=off;
     include {work}/confsched-http.conf;
