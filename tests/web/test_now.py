@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -192,13 +193,15 @@ def test_cancelled_sessions_are_not_running(
     assert _rooms(_get(client))[3] == f"Master Stage Next {TOUR} 11:30 · in 25 min Christin Pohl"
 
 
-def test_the_page_is_fresh_for_half_a_minute_and_private(
+def test_the_page_is_fresh_for_half_a_minute_shared_for_visitors_private_for_people(
     client: Client, demo_event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _at(monkeypatch, _paris(7, 11, 5))
     response = client.get(NOW_URL)
-    assert response["Cache-Control"] == "private, max-age=30"
+    assert response["Cache-Control"] == "public, max-age=30, stale-while-revalidate=300"
     assert response["Vary"] == "Cookie, HX-Request, Accept-Encoding"
+    client.force_login(User.objects.create_user("ada"))
+    assert client.get(NOW_URL)["Cache-Control"] == "private, max-age=30"
 
 
 def test_now_js_is_loaded_on_this_page_only(

@@ -31,8 +31,9 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
         for version in queries.versions_with_changes(event_row)
     ]
     return event_page(
-        request, "confsched/changes.html", event=event_row, versions=versions, nav="changes"
-    )
+        request, "confsched/changes.html", event=event_row, versions=versions, nav="changes",
+        shared=True,
+    )  # fmt: skip
 
 
 @require_safe

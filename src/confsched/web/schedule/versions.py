@@ -116,15 +116,13 @@ def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
             problem=_unknown_version(event_row, number),
         )  # fmt: skip
     before, after = queries.neighbour_versions(version)
-    response = event_page(
+    return event_page(
         request, "confsched/version.html", event=event_row, version=version,
         source=source_label(version.source), before=before, after=after,
         changes_html=_changes_html(event_row, version),
         programme_html=_programme_html(event_row, version), extensions=sorted(WRITERS),
-        nav="changes",
+        nav="changes", shared=True,
     )  # fmt: skip
-    patch_cache_control(response, public=True, max_age=60)
-    return response
 
 
 @require_safe

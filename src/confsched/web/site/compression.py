@@ -45,12 +45,12 @@ def gzip_header(*, padded: bool = True) -> bytes:
     return b"\x1f\x8b\x08\x08" + b"\x00\x00\x00\x00" + b"\x00\xff" + padding + b"\x00"
 
 
-def gzip_bytes(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
+def gzip_bytes(data: bytes, *, level: int = GZIP_LEVEL, padded: bool = True) -> bytes:
     """A gzip member of `data` (see gzip_header for its padding)."""
     deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
     body = deflater.compress(data) + deflater.flush()
     trailer = struct.pack("<II", isal_zlib.crc32(data), len(data) & 0xFFFFFFFF)
-    return gzip_header() + body + trailer
+    return gzip_header(padded=padded) + body + trailer
 
 
 def accepted_encodings(header: str) -> set[str]:
@@ -73,7 +73,19 @@ class CompressionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+        takes_gzip = accepts_gzip(request)
+        response = self._compressed(request, self.get_response(request), takes_gzip=takes_gzip)
+        etag = response.get("ETag")
+        if takes_gzip and etag and not etag.startswith("W/"):
+            # To a client that takes gzip, a body may come in either coding: the same entity,
+            # equal in meaning, not in bytes. Weak for the 200 and for its 304 alike (a 304 has
+            # no body to tell whether the 200 would have been compressed).
+            response["ETag"] = "W/" + etag
+        return response
+
+    def _compressed(
+        self, request: HttpRequest, response: HttpResponse, *, takes_gzip: bool
+    ) -> HttpResponse:
         if (
             response.streaming
             or response.has_header("Content-Encoding")
@@ -84,17 +96,15 @@ class CompressionMiddleware:
         if gzipped is None and len(response.content) < MIN_SIZE:
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
-        accepted = accepted_encodings(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-        if not accepted & {"gzip", "*"}:
+        if not takes_gzip:
             return response
-        body = gzip_bytes(response.content) if gzipped is None else gzipped
+        # A response any cache may share holds no secret (shared_cache.py): no BREACH padding,
+        # so that every process sends the same bytes for it.
+        public = "public" in response.get("Cache-Control", "")
+        body = gzip_bytes(response.content, padded=not public) if gzipped is None else gzipped
         response.content = body
         response["Content-Encoding"] = "gzip"
         response["Content-Length"] = str(len(body))
-        etag = response.get("ETag")
-        if etag and not etag.startswith("W/"):
-            # The same entity in another coding: equal in meaning, not in bytes.
-            response["ETag"] = "W/" + etag
         return response
 
 
@@ -108,7 +118,8 @@ class Rendition:
     30 MB plain and 3 MB gzipped. The rare client that takes no gzip gets it decompressed."""
 
     def __init__(self, body: bytes) -> None:
-        self.gzip = gzip_bytes(body, level=3)
+        # The same for everyone, no secret in it: no padding, the same bytes in every process.
+        self.gzip = gzip_bytes(body, level=3, padded=False)
         self.size = len(self.gzip)
 
     @property

@@ -15,6 +15,7 @@ from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.fragments import zone_options
 from confsched.web.site.languages import use_event_language
+from confsched.web.site.shared_cache import cache_publicly, is_anonymous_visit
 from confsched.web.site.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
 
@@ -34,11 +35,28 @@ def event_page(
     event: Event,
     viewer: ViewerZone | None = None,
     status: int = 200,
+    shared: bool = False,
+    max_age: int | None = None,
     **context: Any,
 ) -> HttpResponse:
-    """Render with what every event page shows: the event, the zone, its description."""
+    """Render with what every event page shows: the event, the zone, its description.
+
+    `shared`: a page that is the same for every visitor nobody knows yet (shared_cache.py).
+    Asked for without any of the site's cookies, it holds no CSRF token (its star form is
+    checked by origin) and sets no cookie, so a cache in front may keep it for `max_age`
+    seconds (the site's default when None).
+    """
     use_event_language(event)
     viewer = viewer or viewer_zone(request, event)
+    public = (
+        shared
+        and status == 200
+        and is_anonymous_visit(request)
+        and not viewer.chosen
+        and not viewer.is_saved_bad
+    )
+    if public:
+        context["csrf_token"] = ""  # above the context processor's, which would set the cookie
     moment = context.pop("moment", None) or event_moment(event)
     context.update(
         event=event,
@@ -50,6 +68,8 @@ def event_page(
     with timezone.override(viewer.zone):  # every date and time on the page in the viewer's zone
         response = render(request, template, context, status=status)
     response["Vary"] = "Cookie, HX-Request"
+    if public:
+        return cache_publicly(response, max_age=max_age)
     return remember_zone(response, viewer)
 
 

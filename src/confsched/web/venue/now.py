@@ -60,7 +60,8 @@ def now(request: HttpRequest, event: str) -> HttpResponse:
     response = event_page(
         request, "confsched/now.html", event=event_row, viewer=viewer, moment=moment,
         board=board, rooms=[_shown(room, now=moment) for room in board.rooms], as_of=moment,
-        nav="now",
+        nav="now", shared=True, max_age=MAX_AGE,
     )  # fmt: skip
-    patch_cache_control(response, private=True, max_age=MAX_AGE)
+    if not response.has_header("Cache-Control"):  # someone's own page: theirs alone
+        patch_cache_control(response, private=True, max_age=MAX_AGE)
     return response

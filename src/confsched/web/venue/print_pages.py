@@ -322,5 +322,6 @@ def print_index(request: HttpRequest, event: str) -> HttpResponse:
     viewer = viewer_zone(request, event_row)
     days = [(d, _links(event_row, d.day, viewer.zone)) for d in _event_days(event_row, viewer.zone)]
     return event_page(
-        request, "confsched/print/index.html", event=event_row, viewer=viewer, days=days
-    )
+        request, "confsched/print/index.html", event=event_row, viewer=viewer, days=days,
+        shared=True,
+    )  # fmt: skip
