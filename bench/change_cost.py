@@ -90,7 +90,9 @@ def main() -> None:
         body = b"".join(response) if response.streaming else response.content
         return elapsed, len(queries), body
 
-    print(f"{'sessions':>8} {'case':<8} {'page':<14} {'median ms':>9} {'min':>7} {'max':>7} {'queries':>7}")
+    print(
+        f"{'sessions':>8} {'case':<8} {'page':<14} {'median ms':>9} {'min':>7} {'max':>7} {'queries':>7}"
+    )
     for size in (int(s) for s in args.sizes.split(",")):
         rooms = max(10, size // 100)
         programme = synthetic_programme(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime
 
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
@@ -23,7 +24,7 @@ from confsched.programme.models import (
 def _with_details(
     sessions: QuerySet[Session], *, with_links: bool = False, with_texts: bool = True
 ) -> QuerySet[Session]:
-    billing = SessionSpeaker.objects.select_related("speaker").order_by("position")
+    billing = SessionSpeaker.objects.select_related("speaker").order_by("position", "pk")
     if not with_texts:
         # Cards show neither abstracts nor bios: at 5,000 sessions and 7,000 speakers they
         # were most of what a page build held in memory.
@@ -57,20 +58,57 @@ def events_listed() -> list[Event]:
     return list(Event.objects.order_by(F("start_date").desc(nulls_last=True), "name"))
 
 
+SCHEDULE_ORDER = ("starts_at", "room__position", "room__name", "title")
+
+
 def published_sessions(
     event: Event, *, with_links: bool = False, with_texts: bool = True,
-    starting: tuple[datetime, datetime] | None = None,
+    starting: tuple[datetime, datetime] | None = None, pks: Collection[int] | None = None,
 ) -> list[Session]:  # fmt: skip
     """Every session attendees may see, in time order, with room, track, level and speakers
     (and their links when asked; without abstracts and bios when told; only those starting in
-    [from, to) when `starting` is given)."""
+    [from, to) when `starting` is given; only those of `pks` when given)."""
     rows = Session.objects.filter(event=event).published()
     if starting is not None:
         rows = rows.filter(starts_at__gte=starting[0], starts_at__lt=starting[1])
+    if pks is not None:
+        rows = rows.filter(pk__in=pks)
     ordered = _with_details(rows, with_links=with_links, with_texts=with_texts).order_by(
-        "starts_at", "room__position", "room__name", "title"
+        *SCHEDULE_ORDER
     )
     return _attach(_with_speaker_events(list(ordered), event), event)
+
+
+# What a schedule page lays out and filters by, and what its cards' digests read.
+_OUTLINE_FIELDS = (
+    "event_id", "key", "title", "kind", "language", "starts_at", "ends_at", "room", "track",
+    "level", "has_slides", "is_cancelled", "seats",
+)  # fmt: skip
+
+
+def published_outline(event: Event) -> list[Session]:
+    """`published_sessions(event, with_texts=False)` without its heavy part: the few columns
+    a schedule page lays out, filters and counts by, with room, track and level, and instead of
+    speaker rows each session's `billing`: its speakers' (name, company), in order. Sessions
+    whose cards are not kept are then read whole (`pks`), usually none or a few."""
+    billing: dict[int, list[tuple[str, str]]] = {}
+    links = (
+        SessionSpeaker.objects.filter(session__event=event)
+        .order_by("session_id", "position", "pk")
+        .values_list("session_id", "speaker__name", "affiliation", "speaker__company")
+    )
+    for session_id, name, affiliation, company in links:
+        billing.setdefault(session_id, []).append((name, affiliation or company))
+    rows = list(
+        Session.objects.filter(event=event)
+        .published()
+        .select_related("room", "track", "level")
+        .only(*_OUTLINE_FIELDS)
+        .order_by(*SCHEDULE_ORDER)
+    )
+    for row in rows:
+        row.billing = billing.get(row.pk, [])  # type: ignore[attr-defined]
+    return _attach(rows, event)
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

@@ -59,8 +59,13 @@ def _schedule_page(
     starred: set[int], markers: Markers | None, likely_full: frozenset[str] = frozenset(),
 ) -> tuple[HttpResponse, list]:  # fmt: skip
     filters = parse_filters(dict(request.GET.lists()))
-    # Free text searches abstracts; otherwise the cards need none.
-    sessions = queries.published_sessions(event, with_texts=bool(filters.q))
+    # Free text searches abstracts and speakers; otherwise the page reads an outline, and
+    # whole rows only for the sessions whose cards are not kept (attach_cards).
+    sessions = (
+        queries.published_sessions(event, with_texts=True)
+        if filters.q
+        else queries.published_outline(event)
+    )
     options = _facet_options(sessions, viewer, chosen_dates=filters.date)
     known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
     del known["date"]  # any day may be asked for; one without sessions shows none
