@@ -14,7 +14,8 @@ in the event's zone and English, in French (Accept-Language), and in another zon
 start does, keeping the shared cache (Redis, `--redis`, a database number of its own that is
 flushed first): the first requests then find in Redis what the previous version left there.
 
-Wall-clock milliseconds (median and range over the rounds) and the queries of that request.
+Wall-clock milliseconds (median and range over the rounds), the median CPU milliseconds of
+this process for that request (SQLite runs in it; Redis does not), and its queries.
 """
 
 from __future__ import annotations
@@ -80,18 +81,19 @@ def main() -> None:
         session.save()
         Event.objects.filter(pk=event.pk).update(updated_at=timezone.now())
 
-    def get(url: str, headers: dict[str, str]) -> tuple[float, int, bytes]:
+    def get(url: str, headers: dict[str, str]) -> tuple[float, float, int, bytes]:
         with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             response = client.get(url, **headers)
             elapsed = (time.perf_counter() - started) * 1000
+            cpu_ms = (time.process_time() - cpu) * 1000
         if response.status_code != 200:
             raise RuntimeError(f"{url}: HTTP {response.status_code}")
         body = b"".join(response) if response.streaming else response.content
-        return elapsed, len(queries), body
+        return elapsed, cpu_ms, len(queries), body
 
     print(
-        f"{'sessions':>8} {'case':<8} {'page':<14} {'median ms':>9} {'min':>7} {'max':>7} {'queries':>7}"
+        f"{'sessions':>8} {'case':<8} {'page':<14} {'median ms':>9} {'min':>7} {'max':>7} {'CPU ms':>7} {'queries':>7}"
     )
     for size in (int(s) for s in args.sizes.split(",")):
         rooms = max(10, size // 100)
@@ -111,6 +113,7 @@ def main() -> None:
             get(url, headers)
         for case in ("change", "restart"):
             times: dict[str, list[float]] = {label: [] for label, _, _ in urls}
+            cpu: dict[str, list[float]] = {label: [] for label, _, _ in urls}
             queries: dict[str, int] = {}
             for round_ in range(args.rounds):
                 for _, url, headers in urls:  # warm: the previous version kept everywhere
@@ -120,15 +123,17 @@ def main() -> None:
                 if case == "restart":
                     forget_local_stencils()
                 for label, url, headers in urls:
-                    elapsed, count, body = get(url, headers)
+                    elapsed, cpu_ms, count, body = get(url, headers)
                     times[label].append(elapsed)
+                    cpu[label].append(cpu_ms)
                     queries[label] = count
                     if label in ("list", "grid", "schedule.xml") and title.encode() not in body:
                         raise RuntimeError(f"{label}: the new title is missing after the change")
             for label, values in times.items():
                 print(
                     f"{size:>8} {case:<8} {label:<14} {statistics.median(values):>9.0f} "
-                    f"{min(values):>7.0f} {max(values):>7.0f} {queries[label]:>7}"
+                    f"{min(values):>7.0f} {max(values):>7.0f} {statistics.median(cpu[label]):>7.0f} "
+                    f"{queries[label]:>7}"
                 )
             sys.stdout.flush()
     cache.clear()

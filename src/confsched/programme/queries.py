@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
@@ -13,10 +15,13 @@ from confsched.core.text import fold
 from confsched.programme.models import (
     Change,
     Event,
+    Level,
+    Room,
     ScheduleVersion,
     Session,
     SessionSpeaker,
     Speaker,
+    Track,
     VersionSnapshot,
 )
 
@@ -79,18 +84,44 @@ def published_sessions(
     return _attach(_with_speaker_events(list(ordered), event), event)
 
 
-# What a schedule page lays out and filters by, and what its cards' digests read.
-_OUTLINE_FIELDS = (
-    "event_id", "key", "title", "kind", "language", "starts_at", "ends_at", "room", "track",
-    "level", "has_slides", "is_cancelled", "seats",
+@dataclass(eq=False)
+class Outline:
+    """A published session as a schedule page lays it out, filters and counts it and tells
+    whether its card is kept: a few columns, with its room, track and level (one instance of
+    each per page) and its speakers' (name, company) in billing order. Not a model instance:
+    building 5,000 of those with their room, track, level and speaker rows was most of what a
+    page cost to read."""
+
+    pk: int
+    key: str
+    title: str
+    kind: str
+    language: str
+    starts_at: datetime
+    ends_at: datetime | None
+    has_slides: bool
+    is_cancelled: bool
+    seats: int | None
+    room: Room | None
+    track: Track | None
+    level: Level | None
+    event: Event
+    billing: list[tuple[str, str]]
+
+
+_FACET_MODELS = (("room", Room), ("track", Track), ("level", Level))
+# The columns of an outline, and of its room, track and level.
+OUTLINE_FIELDS = (
+    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
+    "is_cancelled", "seats",
 )  # fmt: skip
+FACET_FIELDS = ("id", "name", "slug", "position")
 
 
-def published_outline(event: Event) -> list[Session]:
-    """`published_sessions(event, with_texts=False)` without its heavy part: the few columns
-    a schedule page lays out, filters and counts by, with room, track and level, and instead of
-    speaker rows each session's `billing`: its speakers' (name, company), in order. Sessions
-    whose cards are not kept are then read whole (`pks`), usually none or a few."""
+def published_outline(event: Event) -> list[Outline]:
+    """What `published_sessions(event, with_texts=False)` lists, as outlines, in two queries
+    whatever the event's size. Sessions whose cards are not kept are then read whole
+    (`published_sessions(..., pks=...)`), usually none or a few."""
     billing: dict[int, list[tuple[str, str]]] = {}
     links = (
         SessionSpeaker.objects.filter(session__event=event)
@@ -99,16 +130,38 @@ def published_outline(event: Event) -> list[Session]:
     )
     for session_id, name, affiliation, company in links:
         billing.setdefault(session_id, []).append((name, affiliation or company))
-    rows = list(
+    facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
+    rows = (
         Session.objects.filter(event=event)
         .published()
-        .select_related("room", "track", "level")
-        .only(*_OUTLINE_FIELDS)
         .order_by(*SCHEDULE_ORDER)
+        .values_list(*OUTLINE_FIELDS, *facet_columns)
     )
+    facets: dict[tuple[str, int], Any] = {}
+    outlines = []
+    width = len(FACET_FIELDS)
     for row in rows:
-        row.billing = billing.get(row.pk, [])  # type: ignore[attr-defined]
-    return _attach(rows, event)
+        values = dict(zip(OUTLINE_FIELDS, row, strict=False))
+        for index, (name, model) in enumerate(_FACET_MODELS):
+            start = len(OUTLINE_FIELDS) + index * width
+            pk, *fields = row[start : start + width]
+            if pk is None:
+                values[name] = None
+                continue
+            if (name, pk) not in facets:
+                named = dict(zip(FACET_FIELDS[1:], fields, strict=True))
+                facets[name, pk] = model(id=pk, event=event, **named)  # type: ignore[misc]
+            values[name] = facets[name, pk]
+        outlines.append(Outline(**values, event=event, billing=billing.get(row[0], [])))
+    return outlines
+
+
+# The columns of an outline, and of its room, track and level.
+OUTLINE_FIELDS = (
+    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
+    "is_cancelled", "seats",
+)  # fmt: skip
+FACET_FIELDS = ("pk", "name", "slug", "position")
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

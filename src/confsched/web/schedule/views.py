@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
@@ -79,16 +80,34 @@ def _schedule_page(
     for session in result.sessions:
         session.star_html = star_html(request, session, markers=markers, starred=starred)
     attach_seat_html(request, event, result.sessions, markers=markers)
+    days = days_and_slots(result.sessions, viewer.zone) if layout == "list" else None
+    grid = grid_days(result.sessions, viewer.zone) if layout == "grid" else None
+    # Each slot's cards (each grid cell's) joined here, not by a template loop over every
+    # session: the page around them is what a change costs.
+    for slot in (slot for day in days or () for slot in day.slots):
+        slot.cards_html = _wraps(slot.sessions, "li")
+    for cell in (cell for day in grid or () for row in day.rows for cell in row.cells):
+        if cell is not None and cell.row_span:
+            cell.cards_html = _wraps(cell.sessions, "div")
     template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
     page = event_page(
         request, template, event=event, viewer=viewer, layout=layout, filters=filters,
-        result=result, facets=_facets(options, result, filters),
-        days=days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
-        grid=grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
+        result=result, facets=_facets(options, result, filters), days=days, grid=grid,
         total=len(sessions), share_url=request.build_absolute_uri(),
         calendar_query=_calendar_query(request, viewer), nav=layout, **marked(markers),
     )  # fmt: skip
     return page, result.sessions
+
+
+def _wraps(sessions: list, tag: str) -> SafeString:
+    """The sessions' cards, each with its star and seat controls, in a "card-wrap" `tag`."""
+    return mark_safe(  # noqa: S308 - our own escaped parts; pk is an integer
+        "".join(
+            f'<{tag} class="card-wrap" id="s-{session.pk}">'
+            f"{session.card}{session.star_html}{session.seat_html}</{tag}>"
+            for session in sessions
+        )
+    )
 
 
 def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:

@@ -43,7 +43,11 @@ def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:
 
 
 def attach_cards(
-    sessions: Sequence[Session], *, event: Event, zone: zoneinfo.ZoneInfo, heading: int
+    sessions: Sequence[Session | queries.Outline],
+    *,
+    event: Event,
+    zone: zoneinfo.ZoneInfo,
+    heading: int,
 ) -> None:
     """Set `session.card` to its rendered card for every session, rendering only the cards
     whose content no page rendered before (see `card_digest`).
@@ -53,7 +57,7 @@ def attach_cards(
     base = _card_base(event, zone, heading)
     keys = {session: "card:" + card_digest(session, base) for session in sessions}
 
-    def render(missing: list[Session]) -> dict[Session, str]:
+    def render(missing: list[Session | queries.Outline]) -> dict[Session | queries.Outline, str]:
         whole = {session.pk: session for session in missing}
         if any(hasattr(session, "billing") for session in missing):
             read = queries.published_sessions(event, with_texts=False, pks=list(whole))
@@ -80,22 +84,22 @@ def _card_base(event: Event, zone: zoneinfo.ZoneInfo, heading: int) -> tuple[str
     return (template_digest("confsched/_card.html"), url, zone.key, page_language(), str(heading))
 
 
-def card_digest(session: Session, base: tuple[str, ...]) -> str:
+def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> str:
     """A digest of everything a session's card shows: a card is rendered again exactly when
     its session, a speaker's name or company, its room, track or level's name, "likely full"
     (which moves with the stars; the caller sets `is_likely_full`), or `base` changed."""
     shown = (
         base, session.key, session.title, session.language, session.kind,
-        session.starts_at, session.ends_at, session.room.name if session.room_id else None,
+        session.starts_at, session.ends_at, session.room.name if session.room else None,
         _billing(session),
         session.is_cancelled, getattr(session, "is_likely_full", False),
-        session.track.name if session.track_id else None,
-        session.level.name if session.level_id else None, session.has_slides,
+        session.track.name if session.track else None,
+        session.level.name if session.level else None, session.has_slides,
     )  # fmt: skip
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
-def _billing(session: Session) -> list[tuple[str, str]]:
+def _billing(session: Session | queries.Outline) -> list[tuple[str, str]]:
     """The session's speakers' (name, company) in order, as its card shows them."""
     if hasattr(session, "billing"):  # read as an outline
         return session.billing
