@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,5000")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--pages", default="", help="only these, by label: grid,grid fr")
     args = parser.parse_args()
     os.environ.setdefault("CONFSCHED_DATA_DIR", tempfile.mkdtemp(prefix="confsched-change-"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confsched.settings")
@@ -108,6 +109,7 @@ def main() -> None:
         urls = [
             (label, f"/{event.slug}/" + path.format(other=size // 3), headers)
             for label, path, headers in PAGES
+            if not args.pages or label in args.pages.split(",")
         ]
         for _, url, headers in urls:
             get(url, headers)

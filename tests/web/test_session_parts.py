@@ -180,3 +180,18 @@ def test_an_old_card_is_never_served_after_a_change_nor_after_a_server_start(
             titles = re.findall(r"Jacobians, take \d", html)
             assert set(titles) == {f"Jacobians, take {number}"}
             assert "TorchJD: Jacobian" not in html
+
+
+@pytest.mark.parametrize("key", ["plain-key", "a b é:@!$&'()*+,;=~%", "日本"])
+def test_session_addresses_from_one_pattern_are_what_reverse_gives(demo_event, rf, key) -> None:
+    from django.urls import reverse
+
+    from confsched.web.site.fragments import session_urls
+
+    request = rf.get("/")
+    url_for = session_urls("web:session", demo_event, request.build_absolute_uri)
+    expected = request.build_absolute_uri(
+        reverse("web:session", kwargs={"event": demo_event.slug, "key": key})
+    )
+    assert url_for(key) == expected
+    assert expected.startswith("http://testserver/pytorch-conference-europe-2026/sessions/")

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 from confsched.core.timezones import zone_names
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
-from confsched.programme.layout import days_and_slots, grid_days
+from confsched.programme.layout import Cell, days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
@@ -82,13 +82,12 @@ def _schedule_page(
     attach_seat_html(request, event, result.sessions, markers=markers)
     days = days_and_slots(result.sessions, viewer.zone) if layout == "list" else None
     grid = grid_days(result.sessions, viewer.zone) if layout == "grid" else None
-    # Each slot's cards (each grid cell's) joined here, not by a template loop over every
-    # session: the page around them is what a change costs.
+    # Each slot's cards (each grid row's cells) joined here, not by template loops over every
+    # session and cell: the page around the cards is what a change costs.
     for slot in (slot for day in days or () for slot in day.slots):
         slot.cards_html = _wraps(slot.sessions, "li")
-    for cell in (cell for day in grid or () for row in day.rows for cell in row.cells):
-        if cell is not None and cell.row_span:
-            cell.cards_html = _wraps(cell.sessions, "div")
+    for row in (row for day in grid or () for row in day.rows):
+        row.cells_html = _cells(row.cells)
     template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
     page = event_page(
         request, template, event=event, viewer=viewer, layout=layout, filters=filters,
@@ -106,6 +105,22 @@ def _wraps(sessions: list, tag: str) -> SafeString:
             f'<{tag} class="card-wrap" id="s-{session.pk}">'
             f"{session.card}{session.star_html}{session.seat_html}</{tag}>"
             for session in sessions
+        )
+    )
+
+
+def _cells(cells: list[Cell | None]) -> SafeString:
+    """A grid row's cells: free, or holding the sessions that start there (none for a cell
+    covered by one from a row above)."""
+    return mark_safe(  # noqa: S308 - the cards are escaped parts; the rest are integers
+        "".join(
+            '<td class="grid-free"></td>'
+            if cell is None
+            else f'<td class="grid-busy" rowspan="{cell.row_span}"><div class="grid-cell '
+            f'steps-{cell.steps}">{_wraps(cell.sessions, "div")}</div></td>'
+            if cell.row_span
+            else ""
+            for cell in cells
         )
     )
 

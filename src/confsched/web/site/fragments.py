@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import zoneinfo
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -30,16 +30,22 @@ from confsched.web.site.stencils import kept_parts
 _KEY_MARK = "confsched-key-placeholder"
 
 
-def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:
-    """Set `session.star_url`: one reverse() for the page instead of two per session.
+def session_urls(
+    name: str, event: Event, around: Callable[[str], str] = str
+) -> Callable[[str], str]:
+    """The address `name` ("web:star") of a session by its key, from one reverse() for every
+    session: the key is quoted exactly as reverse() quotes a path segment. `around` (such as
+    request.build_absolute_uri) is applied once, to the pattern; it must leave such a quoted
+    segment as it is, as build_absolute_uri does."""
+    pattern = around(reverse(name, kwargs={"event": event.slug, "key": _KEY_MARK}))
+    return lambda key: pattern.replace(_KEY_MARK, quote(key, safe=RFC3986_SUBDELIMS + "/~:@"))
 
-    The key is quoted exactly as reverse() quotes a path segment.
-    """
-    pattern = reverse("web:star", kwargs={"event": event.slug, "key": _KEY_MARK})
+
+def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:
+    """Set `session.star_url`: one reverse() for the page instead of two per session."""
+    star_url = session_urls("web:star", event)
     for session in sessions:
-        session.star_url = pattern.replace(
-            _KEY_MARK, quote(session.key, safe=RFC3986_SUBDELIMS + "/~:@")
-        )
+        session.star_url = star_url(session.key)
 
 
 def attach_cards(
