@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
@@ -12,10 +15,13 @@ from confsched.core.text import fold
 from confsched.programme.models import (
     Change,
     Event,
+    Level,
+    Room,
     ScheduleVersion,
     Session,
     SessionSpeaker,
     Speaker,
+    Track,
     VersionSnapshot,
 )
 
@@ -23,7 +29,7 @@ from confsched.programme.models import (
 def _with_details(
     sessions: QuerySet[Session], *, with_links: bool = False, with_texts: bool = True
 ) -> QuerySet[Session]:
-    billing = SessionSpeaker.objects.select_related("speaker").order_by("position")
+    billing = SessionSpeaker.objects.select_related("speaker").order_by("position", "pk")
     if not with_texts:
         # Cards show neither abstracts nor bios: at 5,000 sessions and 7,000 speakers they
         # were most of what a page build held in memory.
@@ -57,20 +63,105 @@ def events_listed() -> list[Event]:
     return list(Event.objects.order_by(F("start_date").desc(nulls_last=True), "name"))
 
 
+SCHEDULE_ORDER = ("starts_at", "room__position", "room__name", "title")
+
+
 def published_sessions(
     event: Event, *, with_links: bool = False, with_texts: bool = True,
-    starting: tuple[datetime, datetime] | None = None,
+    starting: tuple[datetime, datetime] | None = None, pks: Collection[int] | None = None,
 ) -> list[Session]:  # fmt: skip
     """Every session attendees may see, in time order, with room, track, level and speakers
     (and their links when asked; without abstracts and bios when told; only those starting in
-    [from, to) when `starting` is given)."""
+    [from, to) when `starting` is given; only those of `pks` when given)."""
     rows = Session.objects.filter(event=event).published()
     if starting is not None:
         rows = rows.filter(starts_at__gte=starting[0], starts_at__lt=starting[1])
+    if pks is not None:
+        rows = rows.filter(pk__in=pks)
     ordered = _with_details(rows, with_links=with_links, with_texts=with_texts).order_by(
-        "starts_at", "room__position", "room__name", "title"
+        *SCHEDULE_ORDER
     )
     return _attach(_with_speaker_events(list(ordered), event), event)
+
+
+@dataclass(eq=False)
+class Outline:
+    """A published session as a schedule page lays it out, filters and counts it and tells
+    whether its card is kept: a few columns, with its room, track and level (one instance of
+    each per page) and its speakers' (name, company) in billing order. Not a model instance:
+    building 5,000 of those with their room, track, level and speaker rows was most of what a
+    page cost to read."""
+
+    pk: int
+    key: str
+    title: str
+    kind: str
+    language: str
+    starts_at: datetime
+    ends_at: datetime | None
+    has_slides: bool
+    is_cancelled: bool
+    seats: int | None
+    room: Room | None
+    track: Track | None
+    level: Level | None
+    event: Event
+    billing: list[tuple[str, str]]
+
+
+_FACET_MODELS = (("room", Room), ("track", Track), ("level", Level))
+# The columns of an outline, and of its room, track and level.
+OUTLINE_FIELDS = (
+    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
+    "is_cancelled", "seats",
+)  # fmt: skip
+FACET_FIELDS = ("id", "name", "slug", "position")
+
+
+def published_outline(event: Event) -> list[Outline]:
+    """What `published_sessions(event, with_texts=False)` lists, as outlines, in two queries
+    whatever the event's size. Sessions whose cards are not kept are then read whole
+    (`published_sessions(..., pks=...)`), usually none or a few."""
+    billing: dict[int, list[tuple[str, str]]] = {}
+    links = (
+        SessionSpeaker.objects.filter(session__event=event)
+        .order_by("session_id", "position", "pk")
+        .values_list("session_id", "speaker__name", "affiliation", "speaker__company")
+    )
+    for session_id, name, affiliation, company in links:
+        billing.setdefault(session_id, []).append((name, affiliation or company))
+    facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
+    rows = (
+        Session.objects.filter(event=event)
+        .published()
+        .order_by(*SCHEDULE_ORDER)
+        .values_list(*OUTLINE_FIELDS, *facet_columns)
+    )
+    facets: dict[tuple[str, int], Any] = {}
+    outlines = []
+    width = len(FACET_FIELDS)
+    for row in rows:
+        values = dict(zip(OUTLINE_FIELDS, row, strict=False))
+        for index, (name, model) in enumerate(_FACET_MODELS):
+            start = len(OUTLINE_FIELDS) + index * width
+            pk, *fields = row[start : start + width]
+            if pk is None:
+                values[name] = None
+                continue
+            if (name, pk) not in facets:
+                named = dict(zip(FACET_FIELDS[1:], fields, strict=True))
+                facets[name, pk] = model(id=pk, event=event, **named)  # type: ignore[misc]
+            values[name] = facets[name, pk]
+        outlines.append(Outline(**values, event=event, billing=billing.get(row[0], [])))
+    return outlines
+
+
+# The columns of an outline, and of its room, track and level.
+OUTLINE_FIELDS = (
+    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
+    "is_cancelled", "seats",
+)  # fmt: skip
+FACET_FIELDS = ("pk", "name", "slug", "position")
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

@@ -21,9 +21,10 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
+from confsched.web.site.fragments import template_digest
 from confsched.web.site.languages import page_language
 from confsched.web.site.shared_cache import cache_publicly, is_anonymous_visit
-from confsched.web.site.stencils import Markers, Stencil, kept
+from confsched.web.site.stencils import Markers, Part, Stencil, kept, kept_parts
 from confsched.web.site.zones import ViewerZone, remember_zone
 
 # Renders a page: for a person (markers None, their starred sessions given), or with markers
@@ -148,18 +149,32 @@ def _stencil(request: HttpRequest, render: PageRender) -> Stencil:
     """The page rendered with markers where each request differs, cut at them."""
     markers = Markers()
     page, sessions = render(markers, set())
+    return Stencil(markers.cut(page.content), stars=star_parts(sessions), status=page.status_code)
+
+
+def star_parts(sessions: list[Session]) -> dict[int, tuple[list[Part], list[Part]]]:
+    """Each session's star unstarred and starred, rendered only when no page did before for
+    its address, title and the page's language (`session.star_url` set)."""
     star = get_template("confsched/_star.html")
-    return Stencil(
-        markers.cut(page.content),
-        stars={
-            session.pk: (
-                [star.render({"session": session, "is_starred": False}).encode()],
-                [star.render({"session": session, "is_starred": True}).encode()],
-            )
-            for session in sessions
+    base = f"star:{template_digest('confsched/_star.html')}:{page_language()}:"
+    keys = {
+        (session, state): base + hashlib.blake2b(
+            f"{state}\n{session.star_url}\n{session.title}".encode(), digest_size=16
+        ).hexdigest()
+        for session in sessions
+        for state in (False, True)
+    }  # fmt: skip
+    texts = kept_parts(
+        keys,
+        lambda missing: {
+            (session, state): star.render({"session": session, "is_starred": state})
+            for session, state in missing
         },
-        status=page.status_code,
     )
+    return {
+        session.pk: ([texts[session, False].encode()], [texts[session, True].encode()])
+        for session in sessions
+    }
 
 
 def star_html(

@@ -10,13 +10,14 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
 from confsched.core.timezones import zone_names
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
-from confsched.programme.layout import days_and_slots, grid_days
+from confsched.programme.layout import Cell, days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
@@ -59,8 +60,13 @@ def _schedule_page(
     starred: set[int], markers: Markers | None, likely_full: frozenset[str] = frozenset(),
 ) -> tuple[HttpResponse, list]:  # fmt: skip
     filters = parse_filters(dict(request.GET.lists()))
-    # Free text searches abstracts; otherwise the cards need none.
-    sessions = queries.published_sessions(event, with_texts=bool(filters.q))
+    # Free text searches abstracts and speakers; otherwise the page reads an outline, and
+    # whole rows only for the sessions whose cards are not kept (attach_cards).
+    sessions = (
+        queries.published_sessions(event, with_texts=True)
+        if filters.q
+        else queries.published_outline(event)
+    )
     options = _facet_options(sessions, viewer, chosen_dates=filters.date)
     known = {facet: {slug for slug, _ in values} for facet, values in options.items()}
     del known["date"]  # any day may be asked for; one without sessions shows none
@@ -74,16 +80,49 @@ def _schedule_page(
     for session in result.sessions:
         session.star_html = star_html(request, session, markers=markers, starred=starred)
     attach_seat_html(request, event, result.sessions, markers=markers)
+    days = days_and_slots(result.sessions, viewer.zone) if layout == "list" else None
+    grid = grid_days(result.sessions, viewer.zone) if layout == "grid" else None
+    # Each slot's cards (each grid row's cells) joined here, not by template loops over every
+    # session and cell: the page around the cards is what a change costs.
+    for slot in (slot for day in days or () for slot in day.slots):
+        slot.cards_html = _wraps(slot.sessions, "li")
+    for row in (row for day in grid or () for row in day.rows):
+        row.cells_html = _cells(row.cells)
     template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
     page = event_page(
         request, template, event=event, viewer=viewer, layout=layout, filters=filters,
-        result=result, facets=_facets(options, result, filters),
-        days=days_and_slots(result.sessions, viewer.zone) if layout == "list" else None,
-        grid=grid_days(result.sessions, viewer.zone) if layout == "grid" else None,
+        result=result, facets=_facets(options, result, filters), days=days, grid=grid,
         total=len(sessions), share_url=request.build_absolute_uri(),
         calendar_query=_calendar_query(request, viewer), nav=layout, **marked(markers),
     )  # fmt: skip
     return page, result.sessions
+
+
+def _wraps(sessions: list, tag: str) -> SafeString:
+    """The sessions' cards, each with its star and seat controls, in a "card-wrap" `tag`."""
+    return mark_safe(  # noqa: S308 - our own escaped parts; pk is an integer
+        "".join(
+            f'<{tag} class="card-wrap" id="s-{session.pk}">'
+            f"{session.card}{session.star_html}{session.seat_html}</{tag}>"
+            for session in sessions
+        )
+    )
+
+
+def _cells(cells: list[Cell | None]) -> SafeString:
+    """A grid row's cells: free, or holding the sessions that start there (none for a cell
+    covered by one from a row above)."""
+    return mark_safe(  # noqa: S308 - the cards are escaped parts; the rest are integers
+        "".join(
+            '<td class="grid-free"></td>'
+            if cell is None
+            else f'<td class="grid-busy" rowspan="{cell.row_span}"><div class="grid-cell '
+            f'steps-{cell.steps}">{_wraps(cell.sessions, "div")}</div></td>'
+            if cell.row_span
+            else ""
+            for cell in cells
+        )
+    )
 
 
 def _calendar_query(request: HttpRequest, viewer: ViewerZone) -> str:

@@ -10,13 +10,13 @@ import hashlib
 from collections.abc import Callable, Mapping
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
 from confsched.interchange.ical.write import Personal, render_ical
 from confsched.programme.models import Event
 from confsched.programme.services import snapshot
 from confsched.web.site.compression import Rendition
+from confsched.web.site.fragments import session_urls
 from confsched.web.site.shared_cache import cache_publicly
 from confsched.web.site.stencils import calendar_entries, kept
 
@@ -78,9 +78,7 @@ def calendar_response(
             calendar_name=name,
             rendered=calendar_entries,
             personal=personal,
-            url_for=lambda key: request.build_absolute_uri(
-                reverse("web:session", kwargs={"event": event.slug, "key": key})
-            ),
+            url_for=session_urls("web:session", event, request.build_absolute_uri),
         )
 
     response = conditional_response(request, etag=etag, render=render)

@@ -1,19 +1,20 @@
 """Rendered fragments kept in the cache (shared by every app process when REDIS_URL is set).
 
 A session card is the bulk of a schedule page and the same on every filtered view, so it is
-rendered once per event version, zone and heading level. The event's `updated_at` moves on
-every import and admin edit, which retires every cached card of that event at once.
+rendered once per content, zone, language and heading level and kept under a digest of all
+that (stencils.kept_parts): after an organizer's edit, a page renders the cards of the
+sessions that changed and finds the others.
 """
 
 from __future__ import annotations
 
+import hashlib
 import zoneinfo
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from urllib.parse import quote
 
-from django.core.cache import cache
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
@@ -21,53 +22,102 @@ from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.web.site.languages import page_language
-
-CARD_TTL = 24 * 3600
-
+from confsched.web.site.stencils import kept_parts
 
 _KEY_MARK = "confsched-key-placeholder"
 
 
-def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:
-    """Set `session.star_url`: one reverse() for the page instead of two per session.
+def session_urls(
+    name: str, event: Event, around: Callable[[str], str] = str
+) -> Callable[[str], str]:
+    """The address `name` ("web:star") of a session by its key, from one reverse() for every
+    session: the key is quoted exactly as reverse() quotes a path segment. `around` (such as
+    request.build_absolute_uri) is applied once, to the pattern; it must leave such a quoted
+    segment as it is, as build_absolute_uri does."""
+    pattern = around(reverse(name, kwargs={"event": event.slug, "key": _KEY_MARK}))
+    return lambda key: pattern.replace(_KEY_MARK, quote(key, safe=RFC3986_SUBDELIMS + "/~:@"))
 
-    The key is quoted exactly as reverse() quotes a path segment.
-    """
-    pattern = reverse("web:star", kwargs={"event": event.slug, "key": _KEY_MARK})
+
+def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:
+    """Set `session.star_url`: one reverse() for the page instead of two per session."""
+    star_url = session_urls("web:star", event)
     for session in sessions:
-        session.star_url = pattern.replace(
-            _KEY_MARK, quote(session.key, safe=RFC3986_SUBDELIMS + "/~:@")
-        )
+        session.star_url = star_url(session.key)
 
 
 def attach_cards(
-    sessions: Sequence[Session], *, event: Event, zone: zoneinfo.ZoneInfo, heading: int
+    sessions: Sequence[Session | queries.Outline],
+    *,
+    event: Event,
+    zone: zoneinfo.ZoneInfo,
+    heading: int,
 ) -> None:
-    """Set `session.card` to its rendered card for every session, rendering only what is missing."""
-    version = event.updated_at.isoformat()
-    language = page_language()  # a card's words, and which titles it marks with lang=
-    # "Likely full" moves with the stars, not with the version: a card that says it is kept
-    # apart from the one that does not (the caller sets `is_likely_full` when the event shows it).
-    keys = {
-        session.pk: f"card:{event.pk}:{version}:{zone.key}:{language}:{heading}:{session.pk}"
-        + (":full" if getattr(session, "is_likely_full", False) else "")
-        for session in sessions
-    }
-    found = cache.get_many(keys.values())
-    missing = {}
+    """Set `session.card` to its rendered card for every session, rendering only the cards
+    whose content no page rendered before (see `card_digest`).
+
+    Sessions read as an outline (queries.published_outline: they carry `billing`) are read
+    whole only when their card is to be rendered."""
+    base = _card_base(event, zone, heading)
+    keys = {session: "card:" + card_digest(session, base) for session in sessions}
+
+    def render(missing: list[Session | queries.Outline]) -> dict[Session | queries.Outline, str]:
+        whole = {session.pk: session for session in missing}
+        if any(hasattr(session, "billing") for session in missing):
+            read = queries.published_sessions(event, with_texts=False, pks=list(whole))
+            whole = {row.pk: row for row in read}
+        cards = {}
+        for session in missing:
+            row = whole.get(session.pk, session)  # unpublished meanwhile: read as needed
+            row.is_likely_full = getattr(session, "is_likely_full", False)
+            context = {"session": row, "heading": heading}
+            cards[session] = render_to_string("confsched/_card.html", context)
+        return cards
+
     with timezone.override(zone):
-        for session in sessions:
-            html = found.get(keys[session.pk])
-            if html is None:
-                html = render_to_string(
-                    "confsched/_card.html", {"session": session, "heading": heading}
-                )
-                missing[keys[session.pk]] = html
-            session.card = mark_safe(html)  # noqa: S308 - our own template's escaped output
-    if missing:
-        cache.set_many(missing, CARD_TTL)
+        cards = kept_parts(keys, render)
+    for session in sessions:
+        session.card = mark_safe(cards[session])  # noqa: S308 - our own template's escaped output
+
+
+def _card_base(event: Event, zone: zoneinfo.ZoneInfo, heading: int) -> tuple[str, ...]:
+    """What every card of a page is rendered with: the template, the sessions' address (with
+    any path prefix), the zone, the page's language (a card's words, and which titles it marks
+    with lang=) and the heading level."""
+    url = reverse("web:session", kwargs={"event": event.slug, "key": _KEY_MARK})
+    return (template_digest("confsched/_card.html"), url, zone.key, page_language(), str(heading))
+
+
+def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> str:
+    """A digest of everything a session's card shows: a card is rendered again exactly when
+    its session, a speaker's name or company, its room, track or level's name, "likely full"
+    (which moves with the stars; the caller sets `is_likely_full`), or `base` changed."""
+    shown = (
+        base, session.key, session.title, session.language, session.kind,
+        session.starts_at, session.ends_at, session.room.name if session.room else None,
+        _billing(session),
+        session.is_cancelled, getattr(session, "is_likely_full", False),
+        session.track.name if session.track else None,
+        session.level.name if session.level else None, session.has_slides,
+    )  # fmt: skip
+    return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
+
+
+def _billing(session: Session | queries.Outline) -> list[tuple[str, str]]:
+    """The session's speakers' (name, company) in order, as its card shows them."""
+    if hasattr(session, "billing"):  # read as an outline
+        return session.billing
+    return [(link.speaker.name, link.company) for link in session.speaker_links.all()]
+
+
+@lru_cache(maxsize=64)
+def template_digest(name: str) -> str:
+    """A digest of a template's source: parts kept in the shared cache by an older release
+    of a template are not served by a newer one."""
+    source = get_template(name).template.source  # type: ignore[attr-defined]
+    return hashlib.blake2b(source.encode(), digest_size=8).hexdigest()
 
 
 # The zones most attendees read schedules in, west to east; every other zone is one link away

@@ -20,7 +20,7 @@ import secrets
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
@@ -234,9 +234,50 @@ _local = _LocalCache(LOCAL_BYTES)
 # Calendar entries (VEVENT text) by a digest of what they are made from: a feed after a change,
 # a filtered view's feed or an attendee's agenda renders only what no feed rendered before.
 calendar_entries = _LocalCache(32 * 1024 * 1024, sizeof=len)
+# Per-session parts (a card, a star) by a digest of everything they show: a page built after a
+# change of one session renders that session's parts and finds every other one here.
+session_parts = _LocalCache(48 * 1024 * 1024, sizeof=len)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
+ItemT = TypeVar("ItemT", bound=Hashable)
+
+
+def kept_parts(
+    keys: Mapping[ItemT, str], build: Callable[[list[ItemT]], Mapping[ItemT, str]]
+) -> dict[ItemT, str]:
+    """The text kept under each item's key (here, then in the shared cache, in one round trip),
+    and for the others what `build(those items)` gives, which is then kept in both.
+
+    A key is a digest of everything its text is made from, so nothing kept can be stale: a
+    changed session has a new key, and its old text is simply never asked for again.
+    """
+    found: dict[ItemT, str] = {}
+    missing: list[ItemT] = []
+    for item, key in keys.items():
+        text = session_parts.get(key)
+        if text is None:
+            missing.append(item)
+        else:
+            found[item] = text
+    if not missing:
+        return found
+    # Without Redis the default cache is in this process too (see `kept`).
+    shared = not isinstance(caches["default"], LocMemCache)
+    from_shared = cache.get_many([keys[item] for item in missing]) if shared else {}
+    for item in missing:
+        text = from_shared.get(keys[item])
+        if text is not None:
+            session_parts.put(keys[item], text)
+            found[item] = text
+    unbuilt = [item for item in missing if item not in found]
+    built = build(unbuilt) if unbuilt else {}
+    for item, text in built.items():
+        session_parts.put(keys[item], text)
+        found[item] = text
+    if built and shared:
+        cache.set_many({keys[item]: text for item, text in built.items()}, STENCIL_TTL)
+    return found
 
 
 def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
@@ -278,3 +319,4 @@ def forget_local_stencils() -> None:
     """Drop this process's copies (tests; the shared cache is cleared on its own)."""
     _local.clear()
     calendar_entries.clear()
+    session_parts.clear()
