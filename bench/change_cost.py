@@ -21,6 +21,7 @@ this process for that request (SQLite runs in it; Redis does not), and its queri
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -48,6 +49,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
     parser.add_argument("--pages", default="", help="only these, by label: grid,grid fr")
+    parser.add_argument(
+        "--no-freeze", action="store_true",
+        help="leave what setup made in the collector's view (serve freezes it, gunicorn_hooks)",
+    )  # fmt: skip
     args = parser.parse_args()
     os.environ.setdefault("CONFSCHED_DATA_DIR", tempfile.mkdtemp(prefix="confsched-change-"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confsched.settings")
@@ -73,6 +78,9 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     cache.clear()
+    if not args.no_freeze:  # as a served worker does once the app is loaded (gunicorn_hooks.py)
+        gc.collect()
+        gc.freeze()
 
     def rename(event: Event, key: str, title: str) -> None:
         # As the admin saves a session: the row (its updated_at moves), then the event.
@@ -104,6 +112,7 @@ def main() -> None:
         )  # fmt: skip
         event = create_event(slug=f"change{size}", name="Change", timezone="Europe/Brussels")
         load_programme(event, programme)
+        del programme  # a served worker never holds the imported programme
         Event.objects.filter(pk=event.pk).update(languages="en, fr")
         event.refresh_from_db()
         urls = [
