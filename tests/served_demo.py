@@ -47,7 +47,7 @@ def served(env: dict[str, str]) -> Iterator[str]:
     server answers (up to 30 s for collectstatic and the first worker)."""
     port = free_port()
     process = subprocess.Popen(  # noqa: S603 - our own command
-        [*CONFSCHED, "serve", "--port", str(port), "--workers", "1"],
+        [*CONFSCHED, "serve", "--port", str(port), "--workers", "1", "--no-worker"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}/{DEMO_SLUG}/"
