@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from confsched.programme import semantic
+from confsched.programme import semantic, semantic_worker
 from confsched.programme.models import Session, SessionEmbedding
 from tests.conftest import unavailable
 
@@ -211,10 +211,10 @@ def test_the_import_command_queues_the_event_for_the_worker_unless_told_not_to(d
     base = ["--event", "demo", "--name", "Demo", "--timezone", "Europe/Paris"]
     out = StringIO()
     call_command("import", *base, "--skip-embeddings", *paths, stdout=out)
-    assert (_queued(), semantic.QUEUED in out.getvalue()) == ([], False)
+    assert (_queued(), semantic_worker.QUEUED in out.getvalue()) == ([], False)
     out = StringIO()
     call_command("import", *base, *paths, stdout=out)
-    assert out.getvalue().splitlines()[-1] == semantic.QUEUED
+    assert out.getvalue().splitlines()[-1] == semantic_worker.QUEUED
     event_id = Session.objects.filter(event__slug="demo").values_list("event", flat=True)[0]
     # The import embedded nothing itself: the worker will.
     assert SessionEmbedding.objects.count() == 0
@@ -224,12 +224,12 @@ def test_the_import_command_queues_the_event_for_the_worker_unless_told_not_to(d
 def test_one_waiting_task_per_event_is_enough(demo_event) -> None:
     from django_tasks_db.models import DBTaskResult
 
-    assert semantic.queue_embeddings(demo_event) is True
-    assert semantic.queue_embeddings(demo_event) is False
+    assert semantic_worker.queue_embeddings(demo_event) is True
+    assert semantic_worker.queue_embeddings(demo_event) is False
     assert _queued() == [("READY", {"args": [demo_event.pk], "kwargs": {}})]
     # Once the worker has started it, it may have read the old texts: a new one waits.
     DBTaskResult.objects.update(status="RUNNING")
-    assert semantic.queue_embeddings(demo_event) is True
+    assert semantic_worker.queue_embeddings(demo_event) is True
     assert [status for status, _ in _queued()] == ["RUNNING", "READY"]
 
 
@@ -237,11 +237,11 @@ def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) 
     from django_tasks_db.models import DBTaskResult
 
     _require_model()
-    semantic.queue_embeddings(demo_event)
+    semantic_worker.queue_embeddings(demo_event)
     _worker_batch()
     assert list(DBTaskResult.objects.values_list("status", "return_value")) == [("SUCCESSFUL", 29)]
     assert SessionEmbedding.objects.filter(session__event=demo_event).count() == 29
-    assert semantic.embedding_progress(demo_event) == semantic.EmbeddingProgress(
+    assert semantic_worker.embedding_progress(demo_event) == semantic_worker.EmbeddingProgress(
         embedded=29, total=29, queued=False
     )
 
@@ -272,19 +272,19 @@ def test_refresh_stores_chunk_by_chunk(demo_event, monkeypatch) -> None:  # noqa
 
 def test_progress_says_how_many_are_embedded_and_what_finds_the_rest(embedded_event) -> None:
     Session.objects.filter(event=embedded_event, title=EDGE).update(abstract="Changed.")
-    progress = semantic.embedding_progress(embedded_event)
-    assert progress == semantic.EmbeddingProgress(embedded=28, total=29, queued=False)
-    assert semantic.progress_text(progress) == (
+    progress = semantic_worker.embedding_progress(embedded_event)
+    assert progress == semantic_worker.EmbeddingProgress(embedded=28, total=29, queued=False)
+    assert semantic_worker.progress_text(progress) == (
         "28 of 29 sessions embedded; search by meaning covers them, words the rest. Nothing "
         "is queued: run `confsched embed` or check that `confsched worker` runs."
     )
-    semantic.queue_embeddings(embedded_event)
-    assert semantic.progress_text(semantic.embedding_progress(embedded_event)) == (
+    semantic_worker.queue_embeddings(embedded_event)
+    assert semantic_worker.progress_text(semantic_worker.embedding_progress(embedded_event)) == (
         "28 of 29 sessions embedded; search by meaning covers them, words the rest."
     )
-    assert semantic.progress_text(semantic.EmbeddingProgress(1000, 1000, queued=False)) == (
-        "Search by meaning covers all 1,000 sessions."
-    )
+    assert semantic_worker.progress_text(
+        semantic_worker.EmbeddingProgress(1000, 1000, queued=False)
+    ) == ("Search by meaning covers all 1,000 sessions.")
 
 
 def test_sessions_without_a_vector_yet_are_found_by_their_words(embedded_event) -> None:
@@ -303,7 +303,7 @@ def test_sessions_without_a_vector_yet_are_found_by_their_words(embedded_event) 
 
 def test_the_worker_answers_query_vectors_on_its_socket(embedded_event, tmp_path) -> None:
     path = tmp_path / "q.sock"
-    server = semantic.serve_queries(path)
+    server = semantic_worker.serve_queries(path)
     try:
         answered = semantic.ask_worker("running models on phones", path)
     finally:

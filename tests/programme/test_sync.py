@@ -119,7 +119,7 @@ def test_the_first_sync_imports_and_records_the_validators(server: str) -> None:
 
 
 def test_a_sync_queues_the_sessions_whose_text_changed_for_the_worker(server: str) -> None:
-    from confsched.programme.semantic import QUEUED
+    from confsched.programme.semantic_worker import QUEUED
     from tests.programme.test_semantic import _queued, _require_model, _worker_batch
 
     event = synced_event("t", f"{server}/programme.ics")

@@ -33,7 +33,7 @@ from confsched.programme.models import (
     Track,
 )
 from confsched.programme.rights import Right
-from confsched.programme.semantic import embedding_progress, progress_text
+from confsched.programme.semantic_worker import embedding_progress, progress_text
 from confsched.programme.services import actor_name, record_edit, session_facts
 
 

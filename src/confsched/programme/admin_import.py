@@ -28,7 +28,11 @@ from confsched.interchange.formats import FORMATS
 from confsched.programme.access import can
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
-from confsched.programme.semantic import embedding_progress, progress_text, queue_embeddings
+from confsched.programme.semantic_worker import (
+    embedding_progress,
+    progress_text,
+    queue_embeddings,
+)
 from confsched.programme.services import (
     ImportOptions,
     LoadReport,

@@ -13,12 +13,10 @@ found by their words.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
 import socket
-import socketserver
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django_tasks import TaskResultStatus, task
 
 from confsched.core.text import fold
 from confsched.programme.models import Event, Session, SessionEmbedding
@@ -43,16 +40,19 @@ BATCH = 16
 # Sessions stored per transaction by the worker: search and the admin's progress see them as
 # they come, and a query waits for at most one batch of the model.
 CHUNK = 128
-QUEUE = "embeddings"
+# Where the embedding worker answers queries (semantic_worker.py), in the data folder.
 SOCKET_NAME = "semantic.sock"
-# A web request waits this long for the worker's answer, then finds by words.
+# A web request waits this long for the worker's answer, then finds by words; a batch of texts
+# waits at most this long for the queries before it.
 QUERY_TIMEOUT = 3.0
 
 _model: Any = None
 _model_lock = threading.Lock()
 # The model's tokenizer may not be used by two threads at once: the worker's queries and its
-# task take turns, a batch at a time.
+# task take turns, a batch at a time, and a waiting query goes before the task's next batch.
 _encode_lock = threading.Lock()
+_turns = threading.Condition()
+_queries_waiting = 0
 _vectors: dict[int, tuple[datetime, list[int], Any]] = {}
 _vectors_lock = threading.Lock()
 
@@ -105,8 +105,8 @@ def embed_texts(texts: list[str]) -> Any:
     """Unit-length float32 vectors, one row per text (needs the extra).
 
     The model sees the texts shortest first, BATCH at a time, so that each batch pads to about
-    its own length; the rows come back in the order of `texts`. Another thread's query waits
-    for one batch at most.
+    its own length; the rows come back in the order of `texts`. A query of the worker's socket
+    waits for one batch at most.
     """
     import numpy as np  # noqa: PLC0415 - optional extra
 
@@ -115,15 +115,30 @@ def embed_texts(texts: list[str]) -> Any:
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), BATCH):
         rows = order[start : start + BATCH]
+        with _turns:
+            _turns.wait_for(lambda: _queries_waiting == 0, timeout=QUERY_TIMEOUT)
         with _encode_lock:
-            found = model.encode(
-                [texts[i] for i in rows],
-                batch_size=BATCH,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-            )
-        vectors[rows] = found
+            vectors[rows] = _encode(model, [texts[i] for i in rows])
     return vectors
+
+
+def _encode(model: Any, texts: list[str]) -> Any:
+    return model.encode(texts, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True)
+
+
+def embed_query(text: str) -> Any:
+    """The vector of one query, before any batch of texts waiting for the model."""
+    global _queries_waiting
+    model = _load_model()
+    with _turns:
+        _queries_waiting += 1
+    try:
+        with _encode_lock:
+            return _encode(model, [text])[0].astype("<f4")
+    finally:
+        with _turns:
+            _queries_waiting -= 1
+            _turns.notify_all()
 
 
 @dataclass(frozen=True)
@@ -133,7 +148,7 @@ class EmbeddingReport:
     is_available: bool = True
 
 
-def _stale(event: Event) -> tuple[int, list[tuple[Session, str, str]]]:
+def stale_sessions(event: Event) -> tuple[int, list[tuple[Session, str, str]]]:
     """The number of the event's sessions, and those whose stored vector is missing or not of
     their present text, with that text and its digest."""
     sessions = list(Session.objects.filter(event=event).only("pk", "title", "abstract"))
@@ -159,7 +174,7 @@ def refresh_embeddings(event: Event) -> EmbeddingReport:
     and says so in the report. When vectors changed, the event's `updated_at` moves so that
     pages built with the old ones are rebuilt.
     """
-    total, todo = _stale(event)
+    total, todo = stale_sessions(event)
     if not todo:
         return EmbeddingReport(unchanged=total)
     try:
@@ -184,122 +199,18 @@ def refresh_embeddings(event: Event) -> EmbeddingReport:
     return EmbeddingReport(embedded=len(todo), unchanged=total - len(todo))
 
 
-@dataclass(frozen=True)
-class EmbeddingProgress:
-    embedded: int  # sessions whose stored vector is of their present text
-    total: int
-    queued: bool  # an "embed this event" task waits or runs
-
-
-def embedding_progress(event: Event) -> EmbeddingProgress:
-    total, todo = _stale(event)
-    return EmbeddingProgress(
-        embedded=total - len(todo), total=total, queued=_pending_task(event) is not None
-    )
-
-
-@task(queue_name=QUEUE)
-def embed_event(event_id: int) -> int:
-    """The queue's task: embed what changed in one event; the number of sessions embedded."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is None:  # deleted since it was queued
-        return 0
-    return refresh_embeddings(event).embedded
-
-
-def _pending_task(event: Event) -> Any:
-    """The event's "embed" task that waits or runs, if any: one waiting is enough."""
-    from django_tasks_db.models import DBTaskResult  # noqa: PLC0415 - its app must be ready
-
-    return (
-        DBTaskResult.objects.filter(
-            task_path=embed_event.module_path,
-            status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
-        )
-        .filter(args_kwargs__args=[event.pk])
-        .order_by("status")
-        .first()
-    )
-
-
-def queue_embeddings(event: Event) -> bool:
-    """Ask the worker to embed what changed in `event`; True when a task was queued, False when
-    every session's vector is of its present text, or a task already waits (it will read the
-    texts as they are when it starts)."""
-    if not _stale(event)[1]:
-        return False
-    pending = _pending_task(event)
-    if pending is not None and pending.status == TaskResultStatus.READY:
-        return False
-    embed_event.enqueue(event.pk)
-    return True
-
-
-# What the commands say after queueing.
-QUEUED = (
-    "Search by meaning: the sessions whose text changed are queued for the embedding worker "
-    "(`confsched worker`; `confsched serve` runs one on the embedded default)."
-)
-
-
-def progress_text(progress: EmbeddingProgress) -> str:
-    """The admin's words for how far the worker is."""
-    if progress.embedded == progress.total:
-        return f"Search by meaning covers all {progress.total:,} sessions."
-    text = (
-        f"{progress.embedded:,} of {progress.total:,} sessions embedded; search by meaning "
-        "covers them, words the rest."
-    )
-    if not progress.queued:
-        text += " Nothing is queued: run `confsched embed` or check that `confsched worker` runs."
-    return text
-
-
-def socket_path() -> Path:
-    """Where the embedding worker answers queries: a Unix socket in the data folder."""
-    return Path(settings.DATA_DIR) / SOCKET_NAME
-
-
-class _QueryHandler(socketserver.StreamRequestHandler):
-    """One query a connection: a line of UTF-8 text in, its vector's 1,536 bytes out (nothing
-    when the text cannot be read)."""
-
-    def handle(self) -> None:
-        line = self.rfile.readline(4096)
-        try:
-            text = line.decode().strip()
-        except UnicodeDecodeError:
-            return
-        if text:
-            self.wfile.write(embed_texts([text])[0].tobytes())
-
-
-class QueryServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-
-
-def serve_queries(path: Path | None = None) -> QueryServer:
-    """Answer query embeddings on the worker's socket, from a background thread; the model is
-    loaded first, so that the first query is answered at once."""
-    _load_model()
-    embed_texts(["warm up"])  # the first call builds the tokenizer's and the model's buffers
-    path = path or socket_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()  # a socket left by a worker that was killed
-    server = QueryServer(str(path), _QueryHandler)
-    path.chmod(0o600)
-    threading.Thread(target=server.serve_forever, name="semantic-queries", daemon=True).start()
-    return server
-
-
 def query_vector(text: str) -> Any:
     """The vector of a free-text query: from the model when this process holds it (the worker,
     a command), else from the worker over its socket. Raises ModelUnavailableError when
     neither can answer."""
     if _model is not None:
-        return embed_texts([text])[0]
+        return embed_query(text)
     return ask_worker(text, socket_path())
+
+
+def socket_path() -> Path:
+    """Where the embedding worker answers queries: a Unix socket in the data folder."""
+    return Path(settings.DATA_DIR) / SOCKET_NAME
 
 
 def ask_worker(text: str, path: Path) -> Any:

@@ -15,7 +15,7 @@ from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
 from confsched.interchange.zones import guess_zone
 from confsched.programme.models import Event, uid_domain_for
-from confsched.programme.semantic import QUEUED, queue_embeddings
+from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import (
     LoadReport,
     create_event,

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Event
-from confsched.programme.semantic import QUEUED, queue_embeddings
+from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import sync_event
 
 

@@ -1,9 +1,10 @@
 """confsched worker: the embedding worker of search by meaning, one per machine.
 
 It loads the model once, answers the web workers' query embeddings on a Unix socket in the data
-folder (programme/semantic.py), and runs the task queue's "embed event X" tasks (django-tasks'
-database worker, on the `embeddings` queue). `confsched serve` starts one beside gunicorn on the
-embedded default (SQLite); in production run it as its own service (deploy/README.md).
+folder (programme/semantic_worker.py), and runs the task queue's "embed event X" tasks
+(django-tasks' database worker, on the `embeddings` queue). `confsched serve` starts one beside
+gunicorn on the embedded default (SQLite); in production run it as its own service
+(deploy/README.md).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from confsched.programme import semantic
+from confsched.programme import semantic, semantic_worker
 
 
 class Command(BaseCommand):
@@ -35,11 +36,11 @@ class Command(BaseCommand):
                 "search by meaning needs the semantic extra: pip install 'confsched[semantic]'"
             )
         if not options["batch"]:
-            server = semantic.serve_queries()
+            server = semantic_worker.serve_queries()
             self.stdout.write(f"Answering search queries on {server.server_address}")
             self.stdout.flush()
         call_command(
-            "db_worker", queue_name=semantic.QUEUE, interval=options["interval"],
+            "db_worker", queue_name=semantic_worker.QUEUE, interval=options["interval"],
             batch=options["batch"], reload=False, startup_delay=False,
             verbosity=options["verbosity"], stdout=self.stdout, stderr=self.stderr,
         )  # fmt: skip
