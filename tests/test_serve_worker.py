@@ -4,7 +4,6 @@ meaning from the web workers (which never load the model), and the worker stops 
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 
 from tests.conftest import DEMO_SLUG
 from tests.programme.test_semantic import _require_model
-from tests.served_demo import CONFSCHED, free_port, with_demo
+from tests.served_demo import CONFSCHED, free_port, sqlite_env, with_demo
 
 BY_MEANING = "Closest in meaning to"
 
@@ -34,16 +33,7 @@ def _get(url: str) -> str:
 
 def test_serve_starts_the_worker_which_embeds_and_answers_queries(tmp_path: Path) -> None:
     _require_model()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "DEBUG", "CONFSCHED_TESTING"}
-    }
-    env.update(
-        SECRET_KEY="s" * 50,
-        CONFSCHED_DATA_DIR=str(tmp_path),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    )
+    env = sqlite_env(tmp_path)
     with_demo(env)
     port = free_port()
     serve = subprocess.Popen(  # noqa: S603 - our own command
