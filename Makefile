@@ -9,16 +9,27 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install run admin demo test test-postgres lint bench bench-load wrk fuzz chromium nginx axe vnu gettext messages screenshots clean
+.PHONY: install install-test run admin demo test test-postgres lint bench bench-load wrk fuzz chromium nginx axe vnu gettext messages screenshots clean
+
+# `make run` installs what running needs (confsched and search by meaning's model), not the test
+# tools; `make test` and the other developer targets add them (TEST_STAMP).
+TEST_STAMP := $(VENV)/.installed-test-stamp
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "Installing confsched and what it needs into $(VENV) (a few minutes the first time)"
+	@echo "Installing confsched and search by meaning's model into $(VENV) (a few minutes the first time)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install -e ".[test,semantic]"
+	$(BIN)/python -m pip install --progress-bar on -e ".[semantic]"
 	@touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	@echo "Installing the test and lint tools into $(VENV)"
+	$(BIN)/python -m pip install -e ".[test,semantic]"
+	@touch $(TEST_STAMP)
+
 install: $(STAMP)
+
+install-test: $(TEST_STAMP)
 
 var/secret_key:
 	@mkdir -p var
@@ -27,6 +38,7 @@ var/secret_key:
 # Migrate the SQLite default, import the demo event when it does not exist yet (after that only
 # its organizers change it: admin edits, imports and syncs stay) and serve it.
 run: install var/secret_key
+	@echo "Preparing the database (var/confsched.sqlite3)"
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched migrate --noinput
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
 		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --languages en,fr,de --if-new \
@@ -105,25 +117,25 @@ vnu: $(VNU)
 # so that a file's browser and server fixtures are made once; PARALLEL= runs them in one process.
 PARALLEL ?= -n auto --dist loadfile
 
-test: install chromium nginx axe vnu gettext
+test: install-test chromium nginx axe vnu gettext
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-postgres: install chromium nginx axe vnu gettext
+test-postgres: install-test chromium nginx axe vnu gettext
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-lint: install
+lint: install-test
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 	CONFSCHED_TESTING=1 $(BIN)/mypy
 
-bench: install
+bench: install-test
 	$(BIN)/python bench/list_page.py
 	$(BIN)/python bench/import_1000.py
 
 # Every importer fed 10,000 mutated real files (../shared/formats/samples, the demo, our own
 # exports); prints parsed/refused/crashed/slow per importer and keeps a minimal example of each
 # crash class in var/fuzz-crashes. FUZZ_ARGS="--inputs 1000 --seed 7" for a shorter or other run.
-fuzz: install
+fuzz: install-test
 	$(BIN)/python scripts/fuzz_importers.py --inputs 10000 --seed 0 --workers 2 \
 		--examples var/fuzz-crashes $(FUZZ_ARGS)
 
@@ -137,12 +149,12 @@ wrk:
 		fi; \
 	fi
 
-bench-load: install wrk
+bench-load: install-test wrk
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 	$(BIN)/python bench/stars.py --clients 200 --interval 2 --duration 30 --workers 4
 	$(BIN)/python bench/exports.py
 
-screenshots: install
+screenshots: install-test
 	$(BIN)/python scripts/screenshots.py http://$(HOST):$(PORT)/$(DEMO_EVENT)/ screenshots
 
 clean:

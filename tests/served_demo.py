@@ -3,6 +3,7 @@ restarts, Redis down): its own data folder and database, gunicorn in front, stop
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from tests.conftest import DEMO_DIR, DEMO_SLUG
 
@@ -34,6 +36,22 @@ def confsched(*args: str, env: dict[str, str]) -> str:
     ).stdout
 
 
+def sqlite_env(data_dir: Path) -> dict[str, str]:
+    """This process's environment for a server of its own: a production one (no DEBUG, no test
+    settings) on an SQLite file in `data_dir`."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "DEBUG", "CONFSCHED_TESTING"}
+    }
+    env.update(
+        SECRET_KEY="s" * 50,
+        CONFSCHED_DATA_DIR=str(data_dir),
+        DATABASE_URL=f"sqlite:///{data_dir / 'db.sqlite3'}",
+    )
+    return env
+
+
 def with_demo(env: dict[str, str]) -> None:
     """Migrate the database `env` names and import the demo event into it."""
     confsched("migrate", "--noinput", env=env)
@@ -47,7 +65,7 @@ def served(env: dict[str, str]) -> Iterator[str]:
     server answers (up to 30 s for collectstatic and the first worker)."""
     port = free_port()
     process = subprocess.Popen(  # noqa: S603 - our own command
-        [*CONFSCHED, "serve", "--port", str(port), "--workers", "1"],
+        [*CONFSCHED, "serve", "--port", str(port), "--workers", "1", "--no-worker"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}/{DEMO_SLUG}/"

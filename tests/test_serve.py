@@ -14,22 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DEMO_SLUG
-from tests.served_demo import served, with_demo
+from tests.served_demo import served, sqlite_env, with_demo
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """The demo served on SQLite; the site's root address."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "DEBUG", "CONFSCHED_TESTING"}
-    }
-    env.update(
-        SECRET_KEY="s" * 50,
-        CONFSCHED_DATA_DIR=str(tmp_path),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    )
+    env = sqlite_env(tmp_path)
     with_demo(env)
     with served(env) as event_page:
         yield event_page.removesuffix(f"/{DEMO_SLUG}/")

@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "ninja",  # serves its API docs page from its own static files, not a CDN
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",  # the task queue's tables: search by meaning's embeddings wait there
     "confsched.programme",
     "confsched.agenda",
     "confsched.web",  # the serve command
@@ -186,6 +188,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The task queue (django-tasks) keeps its tasks in the site's own database, SQLite or PostgreSQL:
+# nothing more to run than `confsched worker` (which `confsched serve` starts on the embedded
+# default). Only search by meaning's embeddings go through it, on their own queue.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["embeddings"],
+    }
+}
 
 if os.environ.get("REDIS_URL"):
     CACHES = {

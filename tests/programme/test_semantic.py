@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from confsched.programme import semantic
+from confsched.programme import semantic, semantic_worker
 from confsched.programme.models import Session, SessionEmbedding
 from tests.conftest import unavailable
 
@@ -194,37 +194,138 @@ def test_keyword_scores_rank_by_words_matched_then_hits() -> None:
     assert semantic.keyword_scores("", texts) == []
 
 
-def test_the_import_command_embeds_changed_sessions_unless_told_not_to(db) -> None:  # noqa: ANN001
+def _queued() -> list[tuple[str, dict]]:
+    from django_tasks_db.models import DBTaskResult
+
+    return list(DBTaskResult.objects.order_by("enqueued_at").values_list("status", "args_kwargs"))
+
+
+def test_the_import_command_queues_the_event_for_the_worker_unless_told_not_to(db) -> None:  # noqa: ANN001
     from io import StringIO
 
     from django.core.management import call_command
 
     from tests.conftest import DEMO_DIR
 
-    _require_model()
     paths = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
     base = ["--event", "demo", "--name", "Demo", "--timezone", "Europe/Paris"]
     out = StringIO()
     call_command("import", *base, "--skip-embeddings", *paths, stdout=out)
-    assert (SessionEmbedding.objects.count(), "Embedded" in out.getvalue()) == (0, False)
+    assert (_queued(), semantic_worker.QUEUED in out.getvalue()) == ([], False)
     out = StringIO()
     call_command("import", *base, *paths, stdout=out)
-    count = Session.objects.filter(event__slug="demo").count()
-    assert SessionEmbedding.objects.count() == count == 29
-    assert "Embedded 29 session(s) for search by meaning." in out.getvalue()
+    assert out.getvalue().splitlines()[-1] == semantic_worker.QUEUED
+    event_id = Session.objects.filter(event__slug="demo").values_list("event", flat=True)[0]
+    # The import embedded nothing itself: the worker will.
+    assert SessionEmbedding.objects.count() == 0
+    assert _queued() == [("READY", {"args": [event_id], "kwargs": {}})]
 
 
-def test_refresh_leaves_more_changed_texts_than_at_most_waiting(embedded_event) -> None:
-    digests = dict(SessionEmbedding.objects.values_list("session__title", "text_digest"))
-    for title in (EDGE, MCU):
-        Session.objects.filter(event=embedded_event, title=title).update(abstract="Changed.")
-    assert semantic.refresh_embeddings(embedded_event, at_most=1) == semantic.EmbeddingReport(
-        embedded=0, unchanged=27, waiting=2
+def test_one_waiting_task_per_event_is_enough(demo_event) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    assert semantic_worker.queue_embeddings(demo_event) is True
+    assert semantic_worker.queue_embeddings(demo_event) is False
+    assert _queued() == [("READY", {"args": [demo_event.pk], "kwargs": {}})]
+    # Once the worker has started it, it may have read the old texts: a new one waits.
+    DBTaskResult.objects.update(status="RUNNING")
+    assert semantic_worker.queue_embeddings(demo_event) is True
+    assert [status for status, _ in _queued()] == ["RUNNING", "READY"]
+
+
+def test_without_the_extra_nothing_is_queued_and_the_admin_says_so(demo_event, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(semantic_worker, "has_extra", lambda: False)
+    assert semantic_worker.queue_embeddings(demo_event) is False
+    assert _queued() == []
+    assert semantic_worker.progress_text(semantic_worker.embedding_progress(demo_event)) == (
+        "Off: the semantic extra is not installed; search finds sessions by their words."
     )
-    assert dict(SessionEmbedding.objects.values_list("session__title", "text_digest")) == digests
-    assert semantic.refresh_embeddings(embedded_event, at_most=2) == semantic.EmbeddingReport(
-        embedded=2, unchanged=27
+
+
+def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    _require_model()
+    semantic_worker.queue_embeddings(demo_event)
+    _worker_batch()
+    assert list(DBTaskResult.objects.values_list("status", "return_value")) == [("SUCCESSFUL", 29)]
+    assert SessionEmbedding.objects.filter(session__event=demo_event).count() == 29
+    assert semantic_worker.embedding_progress(demo_event) == semantic_worker.EmbeddingProgress(
+        embedded=29, total=29, queued=False
     )
+
+
+def _worker_batch() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("worker", "--batch", "--verbosity", "0", stdout=StringIO())
+
+
+def test_refresh_stores_chunk_by_chunk(demo_event, monkeypatch) -> None:  # noqa: ANN001
+    _require_model()
+    monkeypatch.setattr(semantic, "CHUNK", 10)
+    stored_per_chunk = []
+    real = semantic.embed_texts
+
+    def counting(texts: list[str]):  # noqa: ANN202
+        stored_per_chunk.append(SessionEmbedding.objects.count())
+        return real(texts)
+
+    monkeypatch.setattr(semantic, "embed_texts", counting)
+    assert semantic.refresh_embeddings(demo_event) == semantic.EmbeddingReport(embedded=29)
+    # Each chunk found the ones before it stored.
+    assert stored_per_chunk == [0, 10, 20]
+
+
+def test_progress_says_how_many_are_embedded_and_what_finds_the_rest(embedded_event) -> None:
+    Session.objects.filter(event=embedded_event, title=EDGE).update(abstract="Changed.")
+    progress = semantic_worker.embedding_progress(embedded_event)
+    assert progress == semantic_worker.EmbeddingProgress(embedded=28, total=29, queued=False)
+    assert semantic_worker.progress_text(progress) == (
+        "28 of 29 sessions embedded; search by meaning covers them, words the rest. Nothing "
+        "is queued: run `confsched embed` or check that `confsched worker` runs."
+    )
+    semantic_worker.queue_embeddings(embedded_event)
+    assert semantic_worker.progress_text(semantic_worker.embedding_progress(embedded_event)) == (
+        "28 of 29 sessions embedded; search by meaning covers them, words the rest."
+    )
+    assert semantic_worker.progress_text(
+        semantic_worker.EmbeddingProgress(1000, 1000, queued=False)
+    ) == ("Search by meaning covers all 1,000 sessions.")
+
+
+def test_sessions_without_a_vector_yet_are_found_by_their_words(embedded_event) -> None:
+    SessionEmbedding.objects.filter(session__title__in=[EDGE, MCU]).delete()
+    embedded_event.refresh_from_db()
+    result = semantic.search_sessions(embedded_event, "ExecuTorch on phones", limit=4)
+    assert result.is_by_meaning is True
+    # By meaning and by words, taking turns: the two ExecuTorch talks have no vector.
+    assert _titles(result.sessions) == [
+        "The Token Slice: Implementing Preemptive Scheduling Via Chunked Decoding",
+        EDGE,
+        "From Pretrained To Personal: Privacy-First Fine-Tuning on AI PCs",
+        MCU,
+    ]
+
+
+def test_the_worker_answers_query_vectors_on_its_socket(embedded_event, tmp_path) -> None:
+    path = tmp_path / "q.sock"
+    server = semantic_worker.serve_queries(path)
+    try:
+        answered = semantic.ask_worker("running models on phones", path)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert answered.tobytes() == semantic.embed_texts(["running models on phones"])[0].tobytes()
+
+
+def test_without_a_worker_a_web_worker_finds_words(demo_event, without_model, tmp_path) -> None:
+    with pytest.raises(semantic.ModelUnavailableError, match="the embedding worker does not"):
+        semantic.ask_worker("phones", tmp_path / "absent.sock")
+    result = semantic.search_sessions(demo_event, "ExecuTorch edge", limit=5)
+    assert (result.is_by_meaning, _titles(result.sessions)) == (False, [EDGE, MCU])
 
 
 def _embed(*args: str) -> str:
@@ -276,12 +377,12 @@ def organizer(client):  # noqa: ANN001, ANN201 - pytest fixture
     return client
 
 
-def test_an_admin_edit_of_a_title_embeds_it_anew(
+def test_an_admin_edit_of_a_title_queues_it_and_shows_the_progress(
     transactional_db,
     embedded_event,
     organizer,  # noqa: ANN001
 ) -> None:
-    # Transactional: the admin's transaction really commits, and the embedding runs then.
+    # Transactional: the admin's transaction really commits, and the queueing runs then.
     session = _session(embedded_event, EDGE)
     url, data = _admin_session_form(organizer, session)
     data["title"] = ["ExecuTorch on phones and watches"]
@@ -289,11 +390,15 @@ def test_an_admin_edit_of_a_title_embeds_it_anew(
     assert response.status_code == 200
     # After the admin's own "was changed successfully".
     assert [str(m) for m in response.context["messages"]][1:] == [
-        "Search by meaning: 1 session(s) embedded."
+        "28 of 29 sessions embedded; search by meaning covers them, words the rest."
     ]
+    assert [status for status, _ in _queued()] == ["READY"]
+    _worker_batch()
     session.refresh_from_db()
     stored = SessionEmbedding.objects.get(session=session)
     assert stored.text_digest == semantic.text_digest(semantic.session_text(session))
+    page = organizer.get(f"/admin/programme/event/{embedded_event.pk}/change/").content.decode()
+    assert "Search by meaning covers all 29 sessions." in page
 
 
 def test_an_admin_edit_of_another_field_embeds_nothing(
@@ -309,33 +414,10 @@ def test_an_admin_edit_of_another_field_embeds_nothing(
         assert organizer.post(url, {**data, "_save": "Save"}).status_code == 302
     assert len(callbacks) == 0
     assert SessionEmbedding.objects.get(session=session).pk == before
+    assert _queued() == []
 
 
-def test_an_admin_edit_leaves_many_changed_texts_to_the_command(
-    transactional_db,
-    embedded_event,
-    organizer,
-    monkeypatch,  # noqa: ANN001
-) -> None:
-    from confsched.programme import admin_import
-
-    monkeypatch.setattr(admin_import, "IN_REQUEST", 1)
-    Session.objects.filter(event=embedded_event, title=MCU).update(abstract="Changed.")
-    url, data = _admin_session_form(organizer, _session(embedded_event, EDGE))
-    data["abstract"] = ["Also changed."]
-    response = organizer.post(url, {**data, "_save": "Save"}, follow=True)
-    # After the admin's own "was changed successfully".
-    assert [str(m) for m in response.context["messages"]][1:] == [
-        "Search by meaning: 2 sessions have new text, more than a page embeds at once; run "
-        "`confsched embed` (cron may, next to `confsched sync`). Until then their similar "
-        "sessions and search results use their old text, or none."
-    ]
-    assert _embed("--event", embedded_event.slug).startswith(
-        f"{embedded_event.slug}: 2 session(s) embedded"
-    )
-
-
-def test_an_import_confirmed_in_the_admin_is_embedded(db, organizer, settings, tmp_path) -> None:  # noqa: ANN001
+def test_an_import_confirmed_in_the_admin_is_queued(db, organizer, settings, tmp_path) -> None:  # noqa: ANN001
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from confsched.programme.services import create_event
@@ -347,9 +429,11 @@ def test_an_import_confirmed_in_the_admin_is_embedded(db, organizer, settings, t
     url = f"/admin/programme/event/{event.pk}/import/"
     files = [SimpleUploadedFile(name, data) for name, data in demo_files()]
     token = organizer.post(url, {"action": "preview", "files": files}).context["token"]
-    assert SessionEmbedding.objects.count() == 0  # a preview embeds nothing
+    assert _queued() == []  # a preview queues nothing
     response = organizer.post(url, {"action": "confirm", "token": token})
     assert [str(m) for m in response.context["messages"]] == [
-        "Search by meaning: 29 session(s) embedded."
+        "0 of 29 sessions embedded; search by meaning covers them, words the rest."
     ]
+    assert SessionEmbedding.objects.count() == 0
+    _worker_batch()
     assert SessionEmbedding.objects.filter(session__event=event).count() == 29

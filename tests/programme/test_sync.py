@@ -118,14 +118,21 @@ def test_the_first_sync_imports_and_records_the_validators(server: str) -> None:
     assert Source.seen == [(None, None)]
 
 
-def test_a_sync_embeds_the_sessions_whose_text_changed(server: str) -> None:
-    from tests.programme.test_semantic import _require_model
+def test_a_sync_queues_the_sessions_whose_text_changed_for_the_worker(server: str) -> None:
+    from confsched.programme.semantic_worker import QUEUED
+    from tests.programme.test_semantic import _queued, _require_model, _worker_batch
 
-    _require_model()
-    synced_event("t", f"{server}/programme.ics")
-    assert sync(embed=True) == ([CREATED, "t: 1 session(s) embedded for search by meaning"], [])
-    assert SessionEmbedding.objects.filter(session__title="Keynote").count() == 1
+    event = synced_event("t", f"{server}/programme.ics")
+    assert sync(embed=True) == ([CREATED, f"t: {QUEUED}"], [])
+    assert _queued() == [("READY", {"args": [event.pk], "kwargs": {}})]
     assert sync(embed=True) == (["t: unchanged (the server answered 304 Not Modified)"], [])
+    _require_model()
+    _worker_batch()
+    assert SessionEmbedding.objects.filter(session__title="Keynote").count() == 1
+    # Nothing changed since: nothing to queue.
+    Event.objects.filter(pk=event.pk).update(sync_etag="", sync_last_modified="")
+    assert sync(embed=True)[0][1:] == []
+    assert [status for status, _ in _queued()] == ["SUCCESSFUL"]
 
 
 def test_a_sync_sends_the_validators_and_a_304_changes_nothing(server: str) -> None:

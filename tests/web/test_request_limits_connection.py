@@ -7,7 +7,6 @@ hook (web/site/gunicorn_hooks.py).
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from confsched.web.site.gunicorn_hooks import may_be_refused_unread
+from tests.served_demo import sqlite_env
 
 LIMIT = 1024 * 1024
 TOO_LARGE = b"Request body too large: this site accepts at most 1048576 bytes.\n"
@@ -67,16 +67,7 @@ def _free_port() -> int:
 
 
 def _environment(tmp_path: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "DEBUG", "CONFSCHED_TESTING"}
-    }
-    env.update(
-        SECRET_KEY="s" * 50,
-        CONFSCHED_DATA_DIR=str(tmp_path),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-    )
+    env = sqlite_env(tmp_path)
     subprocess.run(
         [sys.executable, "-m", "confsched.cli", "migrate", "--noinput"],
         env=env, capture_output=True, check=True,

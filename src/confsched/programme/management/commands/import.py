@@ -15,7 +15,7 @@ from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
 from confsched.interchange.zones import guess_zone
 from confsched.programme.models import Event, uid_domain_for
-from confsched.programme.semantic import EmbeddingReport, refresh_embeddings
+from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import (
     LoadReport,
     create_event,
@@ -80,8 +80,8 @@ class Command(BaseCommand):
         )  # fmt: skip
         parser.add_argument(
             "--skip-embeddings", action="store_true",
-            help="do not compute the vectors of changed sessions for search by meaning now "
-            "(the next import without this option does); with the semantic extra only",
+            help="do not queue the changed sessions for search by meaning's worker (the next "
+            "import without this option does)",
         )  # fmt: skip
         parser.add_argument(
             "--allow-private-hosts", action="store_true",
@@ -150,20 +150,17 @@ class Command(BaseCommand):
                     )  # fmt: skip
                 if not options["to_draft"]:  # what attendees' programme was imported from
                     Event.objects.filter(pk=event.pk).update(import_digest=digest)
-            # After the load is committed, only for sessions whose text changed; a no-op
-            # without the semantic extra.
-            embeddings = (
-                EmbeddingReport()
-                if options["skip_embeddings"] or options["to_draft"]
-                else refresh_embeddings(event)
+            # After the load is committed: the worker embeds the sessions whose text changed.
+            queued = not (options["skip_embeddings"] or options["to_draft"]) and (
+                queue_embeddings(event)
             )
         except ConfschedError as exc:
             raise CommandError(f"{exc}\nNothing was imported.") from exc
         self._print(event, report, len(files))
         if options["to_draft"]:
             self.stdout.write("Loaded into the draft: attendees see it when an editor releases it.")
-        if embeddings.embedded:
-            self.stdout.write(f"Embedded {embeddings.embedded} session(s) for search by meaning.")
+        if queued:
+            self.stdout.write(QUEUED)
 
     def _print(self, event: Event, report: LoadReport, file_count: int) -> None:
         out = self.stdout

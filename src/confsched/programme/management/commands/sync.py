@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Event
-from confsched.programme.semantic import refresh_embeddings
+from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import sync_event
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         )  # fmt: skip
         parser.add_argument(
             "--skip-embeddings", action="store_true",
-            help="leave search by meaning's vectors to a later `confsched embed`",
+            help="do not queue the changed sessions for search by meaning's worker",
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -50,13 +50,9 @@ class Command(BaseCommand):
         for event in events:
             try:
                 self.stdout.write(f"{event.slug}: {sync_event(event, allow_private=allow_private)}")
-                if not options["skip_embeddings"]:
-                    # Only sessions whose text changed; a digest each for the others.
-                    embedded = refresh_embeddings(event).embedded
-                    if embedded:
-                        self.stdout.write(
-                            f"{event.slug}: {embedded} session(s) embedded for search by meaning"
-                        )
+                if not options["skip_embeddings"] and queue_embeddings(event):
+                    # The worker embeds only the sessions whose text changed.
+                    self.stdout.write(f"{event.slug}: {QUEUED}")
             except ConfschedError as exc:
                 failed.append(event.slug)
                 self.stderr.write(f"{event.slug}: {exc}\nNothing was imported into {event.slug}.")

@@ -1,15 +1,23 @@
-"""confsched serve: the production server (gunicorn, static files through WhiteNoise)."""
+"""confsched serve: the production server (gunicorn, static files through WhiteNoise), with
+search by meaning's worker beside it on the embedded default."""
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
+import signal
+import subprocess
+import sys
+from argparse import BooleanOptionalAction
 from pathlib import Path
 from typing import Any, TextIO
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+from confsched.programme.semantic import has_extra
 
 LOCK_NAME = ".collectstatic.lock"
 
@@ -38,6 +46,41 @@ def collect_static(*, out: TextIO | None = None) -> None:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _die_with_parent() -> None:
+    # Linux's PR_SET_PDEATHSIG: the worker gets SIGTERM if `serve` itself is killed.
+    with_errors = ctypes.CDLL(None, use_errno=True)
+    with_errors.prctl(1, signal.SIGTERM)
+
+
+def start_worker(*, out: TextIO) -> subprocess.Popen[bytes] | None:
+    """`confsched worker` as a child process (it loads the model once for the machine and
+    embeds the queued sessions), or None without the semantic extra."""
+    if not has_extra():
+        out.write("Search by meaning is off (no semantic extra): search finds words.\n")
+        return None
+    out.write("Starting search by meaning's worker (confsched worker)\n")
+    out.flush()
+    return subprocess.Popen(  # noqa: S603 - our own command
+        [sys.executable, "-m", "confsched.cli", "worker", "--verbosity", "0"],
+        preexec_fn=_die_with_parent,  # noqa: PLW1509 - only prctl, before exec
+    )
+
+
+def stop_worker(worker: subprocess.Popen[bytes] | None) -> None:
+    if worker is None or worker.poll() is not None:
+        return
+    worker.terminate()
+    try:
+        worker.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+def _is_embedded_database() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
 class Command(BaseCommand):
     help = (
         "Serve confsched with gunicorn; static files are collected first and served by WhiteNoise."
@@ -61,6 +104,12 @@ class Command(BaseCommand):
             "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "2"))
         )
         parser.add_argument("--no-collectstatic", action="store_true")
+        # On the embedded default (SQLite) one machine serves everything, so `serve` runs search
+        # by meaning's worker too; with PostgreSQL it runs as its own service (deploy/README.md).
+        parser.add_argument(
+            "--worker", action=BooleanOptionalAction, default=None,
+            help="start `confsched worker` beside gunicorn (default: on SQLite only)",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         from gunicorn.app.base import BaseApplication
@@ -99,6 +148,13 @@ class Command(BaseCommand):
             def load(self):  # noqa: ANN202 - gunicorn's hook returns the WSGI callable
                 return application
 
+        with_worker = options["worker"]
+        if with_worker is None:
+            with_worker = _is_embedded_database()
+        worker = start_worker(out=self.stdout) if with_worker else None
         self.stdout.write(f"Serving confsched at http://{bind}/ (Ctrl-C stops)")
         self.stdout.flush()
-        Server().run()
+        try:
+            Server().run()
+        finally:
+            stop_worker(worker)
