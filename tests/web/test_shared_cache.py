@@ -35,7 +35,7 @@ PAGES = [
     "speakers/valerian-rey/",
 ]
 # Pages rendered per request (not kept as stencils) that are the same for every visitor.
-RENDERED = ["changes/", "print/", "v/1/", "now/"]
+RENDERED = ["changes/", "print/", "v/1/", "now/", "zones/", "search/?q=compilers"]
 FILES = ["schedule.xml", "schedule.json", "schedule.ics", f"sessions/{TORCHJD}/calendar.ics"]
 TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]*)"')
 

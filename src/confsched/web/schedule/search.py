@@ -28,5 +28,5 @@ def search(request: HttpRequest, event: str) -> HttpResponse:
     return event_page(
         request, "confsched/search.html", event=event_row, q=q,
         results=result.sessions if result else [],
-        is_by_meaning=bool(result and result.is_by_meaning), nav="search",
+        is_by_meaning=bool(result and result.is_by_meaning), nav="search", shared=True,
     )  # fmt: skip

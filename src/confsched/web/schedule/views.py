@@ -221,7 +221,7 @@ def zones(request: HttpRequest, event: str) -> HttpResponse:
         areas.setdefault(area, []).append((name, f"{path}?{params.urlencode()}"))
     return event_page(
         request, "confsched/zones.html", event=event_row, viewer=viewer, back=back,
-        areas=sorted(areas.items()),
+        areas=sorted(areas.items()), shared=True,
     )  # fmt: skip
 
 

@@ -121,7 +121,10 @@ class Command(BaseCommand):
         # it, not in the first PDF request of each worker.
         import weasyprint  # noqa: F401
 
-        from confsched.web.site.gunicorn_hooks import close_when_body_may_be_unread
+        from confsched.web.site.gunicorn_hooks import (
+            close_when_body_may_be_unread,
+            freeze_what_the_app_loaded,
+        )
         from confsched.wsgi import application
 
         bind = f"{options['host']}:{options['port']}"
@@ -138,6 +141,7 @@ class Command(BaseCommand):
             "graceful_timeout": 10,
             # A request that may get a 413 with its body unread closes its connection.
             "pre_request": close_when_body_may_be_unread,
+            "post_worker_init": freeze_what_the_app_loaded,
         }
 
         class Server(BaseApplication):
