@@ -306,6 +306,8 @@ def test_the_admin_index_lists_only_what_each_person_may_see(events: dict[str, E
                 "axes.AccessAttempt",
                 "axes.AccessFailureLog",
                 "axes.AccessLog",
+                # The task queue (search by meaning's embeddings): site administrators only.
+                "django_tasks_database.DBTaskResult",
             ]
         ),  # fmt: skip
     }

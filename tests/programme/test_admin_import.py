@@ -385,3 +385,50 @@ def test_an_import_into_the_draft_leaves_attendees_programme_alone(
     assert Session.objects.filter(event=draft).count() == 29
     assert Session.objects.filter(event=event).count() == 0
     assert ScheduleVersion.objects.filter(event=event).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "form_words", "preview_words"),
+    [
+        (
+            "fr",
+            ["Rien n’est écrit avant votre confirmation", "Ou une URL", ">Aperçu</button>"],
+            [
+                "Ce que ferait cet import",
+                "Sessions : 29 créées, 0 mises à jour",
+                "Confirmer l’import",
+            ],
+        ),
+        (
+            "de",
+            [
+                "Nichts wird geschrieben, bevor Sie bestätigen",
+                "Oder eine URL",
+                ">Vorschau</button>",
+            ],
+            [
+                "Was dieser Import tun würde",
+                "Sessions: 29 angelegt, 0 aktualisiert",
+                "Import bestätigen",
+            ],
+        ),
+    ],
+)
+def test_the_import_page_speaks_the_organizer_s_language(
+    staff: Client, event: Event, language: str, form_words: list[str], preview_words: list[str]
+) -> None:
+    page = staff.get(url(event), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert [word in page for word in form_words] == [True] * len(form_words)
+    answer = staff.post(
+        url(event), {"action": "preview", "files": uploads()}, HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    assert [word in answer for word in preview_words] == [True] * len(preview_words)
+
+
+def test_the_event_page_s_own_words_are_in_german(staff: Client, event: Event) -> None:
+    page = staff.get(
+        f"/admin/programme/event/{event.pk}/change/", HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert "Ein Programm importieren" in page
+    assert "IANA-Name, z. B. Europe/Paris" in page
+    assert "Gehminuten zwischen zwei Räumen" in page

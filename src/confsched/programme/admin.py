@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import escape, format_html
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
 from confsched.programme.admin_import import embed_after_edit, import_view
@@ -138,24 +139,26 @@ class EventAdmin(EventScoped):
             )
         return event
 
-    @admin.display(description="Insight")
+    @admin.display(description=gettext_lazy("Insight"))
     def insight_link(self, event: Event) -> str:
         # Where the stars say which rooms will be full: linked from the admin, staff only.
         return format_html(
-            '<a href="{}">Stars and rooms</a>', reverse("web:insight", args=[event.slug])
+            '<a href="{}">{}</a>',
+            reverse("web:insight", args=[event.slug]),
+            gettext("Stars and rooms"),
         )
 
-    @admin.display(description="Search by meaning")
+    @admin.display(description=gettext_lazy("Search by meaning"))
     def search_by_meaning(self, event: Event) -> str:
         # How far the embedding worker is (programme/semantic.py).
         if event.pk is None:
-            return "Save the event first."
+            return gettext("Save the event first.")
         return progress_text(embedding_progress(event))
 
-    @admin.display(description="Embed snippet")
+    @admin.display(description=gettext_lazy("Embed snippet"))
     def embed_snippet(self, event: Event) -> str:
         if not getattr(event, "embed_url", ""):
-            return "Save the event first."
+            return gettext("Save the event first.")
         return embed_snippet_html(event, url=event.embed_url)
 
 
@@ -166,9 +169,9 @@ def embed_snippet_html(event: Event, *, url: str) -> str:
         'width="100%" height="600" loading="lazy"></iframe>'
     )
     return format_html(
-        '<code>{}</code><p class="help">Paste it into a page of a site listed in '
-        "Embed origins; other sites are refused.</p>",
+        '<code>{}</code><p class="help">{}</p>',
         snippet,
+        gettext("Paste it into a page of a site listed in Embed origins; other sites are refused."),
     )
 
 
@@ -225,13 +228,17 @@ class SessionAdmin(TouchesEvent):
     # that more seats move people up from the waitlist.
     readonly_fields = ("key", "sequence", "updated_at", "seats_and_reservations")
 
-    @admin.display(description="Seats")
+    @admin.display(description=gettext_lazy("Seats"))
     def seats_and_reservations(self, obj: Session) -> str:
         if obj.pk is None:
-            return "Save the session first."
+            return gettext("Save the session first.")
         url = reverse("web:session_reservations", args=[obj.event.slug, obj.key])
-        text = f"{obj.seats} seats" if obj.seats is not None else "Open entry"
-        return format_html('{} · <a href="{}">Seats and reservations</a>', text, url)
+        text = (
+            ngettext("%(counter)s seat", "%(counter)s seats", obj.seats) % {"counter": obj.seats}
+            if obj.seats is not None
+            else gettext("Open entry")
+        )
+        return format_html('{} · <a href="{}">{}</a>', text, url, gettext("Seats and reservations"))
 
     def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [*(super().get_exclude(request, obj) or []), "seats"]
@@ -243,7 +250,8 @@ class SessionAdmin(TouchesEvent):
         if event is None:
             return super().changeform_view(request, object_id, form_url, extra_context)
         with timezone.override(event.zone):
-            extra = {**(extra_context or {}), "subtitle": f"Times in {event.timezone}"}
+            subtitle = gettext("Times in %(zone)s") % {"zone": event.timezone}
+            extra = {**(extra_context or {}), "subtitle": subtitle}
             response = super().changeform_view(request, object_id, form_url, extra)
             if hasattr(response, "render"):  # a lazy TemplateResponse: render in the zone
                 response.render()
@@ -267,7 +275,7 @@ class SessionAdmin(TouchesEvent):
         # How many attendees starred each session (never who), to size rooms.
         return super().get_queryset(request).annotate(star_total=Count("agenda_items"))
 
-    @admin.display(description="Starts (event's zone)", ordering="starts_at")
+    @admin.display(description=gettext_lazy("Starts (event's zone)"), ordering="starts_at")
     def starts(self, obj: Session) -> str | None:
         # Each row in its own event's zone, named, as the change form shows it; the list may
         # hold several events, so no one zone fits the whole page.
@@ -276,7 +284,7 @@ class SessionAdmin(TouchesEvent):
         local = obj.starts_at.astimezone(obj.event.zone)
         return f"{local:%a} {local.day} {local:%b %Y %H:%M} {obj.event.timezone}"
 
-    @admin.display(description="Stars", ordering="star_total")
+    @admin.display(description=gettext_lazy("Stars"), ordering="star_total")
     def star_count(self, obj: Session) -> int:
         return obj.star_total
 

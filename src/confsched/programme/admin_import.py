@@ -21,6 +21,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy
 
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
@@ -65,34 +66,49 @@ class MultipleFileField(forms.FileField):
 class ImportForm(forms.Form):
     files = MultipleFileField(
         required=False,
-        help_text="One or more files of one programme (Sched pages may be several), up to "
-        "CONFSCHED_MAX_IMPORT_BYTES (50 MiB unless set) in all.",
+        label=gettext_lazy("Files"),
+        help_text=gettext_lazy(
+            "One or more files of one programme (Sched pages may be several), up to "
+            "CONFSCHED_MAX_IMPORT_BYTES (50 MiB unless set) in all."
+        ),
     )
     url = forms.URLField(
-        required=False, label="Or a URL", assume_scheme="https",
-        help_text="An http(s) address of the programme, fetched once for the preview.",
+        required=False, label=gettext_lazy("Or a URL"), assume_scheme="https",
+        help_text=gettext_lazy(
+            "An http(s) address of the programme, fetched once for the preview."
+        ),
     )  # fmt: skip
     format = forms.ChoiceField(
         required=False,
-        choices=[("", "Detect from the content"), *((f.name, f.name) for f in FORMATS)],
+        label=gettext_lazy("Format"),
+        choices=[
+            ("", gettext_lazy("Detect from the content")),
+            *((f.name, f.name) for f in FORMATS),
+        ],
     )
     partial = forms.BooleanField(
         required=False,
-        label="The files hold part of the programme: do not cancel sessions they lack",
+        label=gettext_lazy(
+            "The files hold part of the programme: do not cancel sessions they lack"
+        ),
     )
     new_keys = forms.BooleanField(
         required=False,
-        label="Accept new keys for sessions the event has (their stars stay on the old ones)",
+        label=gettext_lazy(
+            "Accept new keys for sessions the event has (their stars stay on the old ones)"
+        ),
     )
     to_draft = forms.BooleanField(
         required=False,
-        label="Into the draft: attendees see it when the draft is released (docs/drafts.md)",
+        label=gettext_lazy(
+            "Into the draft: attendees see it when the draft is released (docs/drafts.md)"
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if bool(data.get("files")) == bool(data.get("url")):
-            raise forms.ValidationError("Upload files or give a URL (one of the two).")
+            raise forms.ValidationError(gettext("Upload files or give a URL (one of the two)."))
         return data
 
 
@@ -176,8 +192,10 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
     if kept is None or kept["event"] != event.pk:
         return _refuse(
             request, event, token, model_admin=model_admin,
-            error="This preview is not known (expired, already confirmed, or from another "
-            "session): upload the files again.",
+            error=gettext(
+                "This preview is not known (expired, already confirmed, or from another "
+                "session): upload the files again."
+            ),
         )  # fmt: skip
     folder = _store() / token
     try:
@@ -189,15 +207,19 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
     if not files or files_digest(files) != kept["digest"]:
         return _refuse(
             request, event, token, model_admin=model_admin,
-            error="The previewed files changed or are gone since the preview: nothing was "
-            "imported; upload them again.",
+            error=gettext(
+                "The previewed files changed or are gone since the preview: nothing was "
+                "imported; upload them again."
+            ),
         )  # fmt: skip
     if event.updated_at.isoformat() != kept["event_updated_at"]:
         return _refuse(
             request, event, token, model_admin=model_admin,
-            error=f"{event.name} changed since the preview (an edit or another import), so "
-            "the import would not do what the preview showed: nothing was imported; preview "
-            "again.",
+            error=gettext(
+                "%(event)s changed since the preview (an edit or another import), so the import "
+                "would not do what the preview showed: nothing was imported; preview again."
+            )
+            % {"event": event.name},
         )  # fmt: skip
     options = ImportOptions(
         format_name=kept["format"], is_partial=kept["partial"],
@@ -264,7 +286,7 @@ def _page(
     opts = model_admin.model._meta
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": f"Import into {event.name}",
+        "title": gettext("Import into %(event)s") % {"event": event.name},
         "opts": opts,
         "original": event,
         "form": form,

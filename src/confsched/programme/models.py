@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, URLValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
@@ -125,7 +126,9 @@ class Event(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
     name = models.CharField(max_length=200)
     timezone = models.CharField(
-        max_length=64, validators=[validate_zone], help_text="IANA name, e.g. Europe/Paris"
+        max_length=64,
+        validators=[validate_zone],
+        help_text=gettext_lazy("IANA name, e.g. Europe/Paris"),
     )
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
@@ -138,17 +141,22 @@ class Event(models.Model):
     embed_origins = models.TextField(
         blank=True,
         validators=[validate_embed_origins],
-        help_text="Sites that may embed the schedule, one origin a line, e.g. https://example.org",
+        help_text=gettext_lazy(
+            "Sites that may embed the schedule, one origin a line, e.g. https://example.org"
+        ),
     )
     # The clash-free planner leaves this long between sessions in different rooms.
     walking_minutes = models.PositiveSmallIntegerField(
-        default=0, help_text="Minutes to walk between two rooms, for the agenda planner"
+        default=0,
+        help_text=gettext_lazy("Minutes to walk between two rooms, for the agenda planner"),
     )
     # `confsched sync` re-imports from here; the validators of the last answer make its next
     # request conditional, so an unchanged source costs a 304 and nothing else.
     sync_url = models.URLField(
         max_length=500, blank=True,
-        help_text="Re-imported by `confsched sync` (cron or a systemd timer); empty: never",
+        help_text=gettext_lazy(
+            "Re-imported by `confsched sync` (cron or a systemd timer); empty: never"
+        ),
     )  # fmt: skip
     sync_etag = models.CharField(max_length=200, blank=True, editable=False)
     sync_last_modified = models.CharField(max_length=64, blank=True, editable=False)
@@ -159,32 +167,41 @@ class Event(models.Model):
         decimal_places=1,
         default=Decimal("1.0"),
         validators=[MinValueValidator(Decimal("0.1"))],
-        help_text="Attendees expected per star, to guess which rooms overflow",
+        help_text=gettext_lazy("Attendees expected per star, to guess which rooms overflow"),
     )
     # Off by default: stars are a guess at attendance, and the organizer decides to show it.
     show_likely_full = models.BooleanField(
         default=False,
-        help_text="Say 'likely full' on the pages of sessions whose stars near the seats",
+        help_text=gettext_lazy(
+            "Say 'likely full' on the pages of sessions whose stars near the seats"
+        ),
     )
     # Sched's "double booking" switch: whether an attendee may hold seats in two sessions that
     # overlap. On, reserving the second is warned about; off, it is refused.
     allow_double_booking = models.BooleanField(
         default=True,
-        help_text="Let attendees reserve seats in sessions that overlap (they are warned)",
+        help_text=gettext_lazy(
+            "Let attendees reserve seats in sessions that overlap (they are warned)"
+        ),
     )
     # Feedback opens at a session's start and closes this many days after the event's end.
     feedback_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Days after the event's last day that attendees may give feedback"
+        default=7,
+        help_text=gettext_lazy("Days after the event's last day that attendees may give feedback"),
     )
     # The pages' language: the person's choice among `languages`, else their browser's, else
     # this. English only by default, as before languages were offered.
     default_language = models.CharField(
         max_length=10, default="en", validators=[validate_language_codes],
-        help_text="The pages' language for visitors whose browser asks for none offered, e.g. en",
+        help_text=gettext_lazy(
+            "The pages' language for visitors whose browser asks for none offered, e.g. en"
+        ),
     )  # fmt: skip
     languages = models.CharField(
         max_length=100, blank=True, default="", validators=[validate_language_codes],
-        help_text="Languages attendees may choose, e.g. en, fr, de; empty: the default only",
+        help_text=gettext_lazy(
+            "Languages attendees may choose, e.g. en, fr, de; empty: the default only"
+        ),
     )  # fmt: skip
 
     # Set on a draft (see docs/drafts.md): the hidden twin where the next release is prepared.
@@ -248,7 +265,9 @@ class Facet(models.Model):
 
 class Room(Facet):
     # Seats, where the organizer or the source says; the insight page compares stars with it.
-    capacity = models.PositiveIntegerField(null=True, blank=True, help_text="Seats, if known")
+    capacity = models.PositiveIntegerField(
+        null=True, blank=True, help_text=gettext_lazy("Seats, if known")
+    )
 
     class Meta(Facet.Meta):
         constraints = [
@@ -279,7 +298,7 @@ class Level(Facet):
 
 class Speaker(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="speakers")
-    key = models.CharField(max_length=200, help_text="Stable identity in the source")
+    key = models.CharField(max_length=200, help_text=gettext_lazy("Stable identity in the source"))
     name = models.CharField(max_length=200)
     company = models.CharField(max_length=200, blank=True)
     position = models.CharField(max_length=200, blank=True)
@@ -316,8 +335,10 @@ class SessionQuerySet(models.QuerySet["Session"]):
 
 class Session(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
-    key = models.CharField(max_length=200, help_text="Stable identity in the source")
-    kind = models.CharField(max_length=100, blank=True, help_text='e.g. "Lightning Talk"')
+    key = models.CharField(max_length=200, help_text=gettext_lazy("Stable identity in the source"))
+    kind = models.CharField(
+        max_length=100, blank=True, help_text=gettext_lazy('e.g. "Lightning Talk"')
+    )
     title = models.CharField(max_length=500)
     abstract = models.TextField(blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)
@@ -335,11 +356,15 @@ class Session(models.Model):
     # Seats to reserve: a number means a reservation is required and that many seats are
     # promised; empty means open entry (nobody reserves, stars only show interest).
     seats = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Seats to reserve; empty: open entry, no reservation"
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Seats to reserve; empty: open entry, no reservation"),
     )
     # When reserving and the waitlist close; empty: at the session's start.
     reservations_close_at = models.DateTimeField(
-        null=True, blank=True, help_text="When reservations close; empty: at the start"
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("When reservations close; empty: at the start"),
     )
     # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
     sequence = models.PositiveIntegerField(default=0, editable=False)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 from django_tasks import TaskResultStatus, task
 
 from confsched.programme.models import Event
@@ -85,18 +87,28 @@ QUEUED = (
 
 
 def progress_text(progress: EmbeddingProgress) -> str:
-    """The admin's words for how far the worker is."""
+    """The admin's words for how far the worker is, in the active language."""
     if not has_extra():
-        return "Off: the semantic extra is not installed; search finds sessions by their words."
+        return gettext(
+            "Off: the semantic extra is not installed; search finds sessions by their words."
+        )
     if progress.embedded == progress.total:
-        return f"Search by meaning covers all {progress.total:,} sessions."
-    text = (
-        f"{progress.embedded:,} of {progress.total:,} sessions embedded; search by meaning "
-        "covers them, words the rest."
-    )
+        return gettext("Search by meaning covers all %(total)s sessions.") % {
+            "total": _n(progress.total)
+        }
+    text = gettext(
+        "%(embedded)s of %(total)s sessions embedded; search by meaning covers them, words "
+        "the rest."
+    ) % {"embedded": _n(progress.embedded), "total": _n(progress.total)}
     if not progress.queued:
-        text += " Nothing is queued: run `confsched embed` or check that `confsched worker` runs."
+        text += " " + gettext(
+            "Nothing is queued: run `confsched embed` or check that `confsched worker` runs."
+        )
     return text
+
+
+def _n(number: int) -> str:
+    return number_format(number, force_grouping=True)
 
 
 class _QueryHandler(socketserver.StreamRequestHandler):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from confsched.programme.rights import Role
 
@@ -41,7 +42,9 @@ class Invitation(models.Model):
     email = models.EmailField()
     role = models.CharField(max_length=20, choices=Role.choices)
     created_at = models.DateTimeField(auto_now_add=True)
-    invited_by = models.CharField(max_length=150, help_text="A username, or 'command line'")
+    invited_by = models.CharField(
+        max_length=150, help_text=gettext_lazy("A username, or 'command line'")
+    )
     accepted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -58,7 +61,7 @@ class TeamChange(models.Model):
         "programme.Event", on_delete=models.CASCADE, related_name="team_changes"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    by = models.CharField(max_length=150, help_text="A username, or 'command line'")
+    by = models.CharField(max_length=150, help_text=gettext_lazy("A username, or 'command line'"))
     # What happened (services/teams.team_words says it in the reader's language); empty for
     # lines recorded before facts were kept, which have only `description`.
     facts = models.JSONField(default=dict, blank=True)

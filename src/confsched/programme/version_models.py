@@ -16,7 +16,7 @@ class ScheduleVersion(models.Model):
     event = models.ForeignKey("programme.Event", on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
-    source = models.CharField(max_length=300, help_text="What made it: a file, a URL, an editor")
+    source = models.CharField(max_length=300, help_text=_("What made it: a file, a URL, an editor"))
     summary = models.CharField(max_length=300)
     # Who: the account's username, or "command line"; empty for versions older than teams.
     by = models.CharField(max_length=150, blank=True)
