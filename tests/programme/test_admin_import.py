@@ -432,3 +432,7 @@ def test_the_event_page_s_own_words_are_in_german(staff: Client, event: Event) -
     assert "Ein Programm importieren" in page
     assert "IANA-Name, z. B. Europe/Paris" in page
     assert "Gehminuten zwischen zwei Räumen" in page
+    # The fields' labels and the models' names, not only their help.
+    assert '<label class="required" for="id_walking_minutes">Gehminuten:</label>' in page
+    assert '<label class="required" for="id_timezone">Zeitzone:</label>' in page
+    assert ">Programm</a>" in page

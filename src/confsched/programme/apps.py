@@ -1,11 +1,12 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
+from django.utils.translation import gettext_lazy as _
 
 
 class ProgrammeConfig(AppConfig):
     name = "confsched.programme"
     label = "programme"
-    verbose_name = "Programme"
+    verbose_name = _("Programme")
 
 
 class TeamAdminConfig(admin_apps.AdminConfig):

@@ -19,6 +19,7 @@ from django.core.validators import MinValueValidator, URLValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
@@ -123,20 +124,23 @@ class EveryEventManager(models.Manager["Event"]):
 
 class Event(models.Model):
     # A draft's slug is "draft.<pk of its event>": no URL pattern takes a dot in a slug.
-    slug = models.SlugField(max_length=100, unique=True)
-    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True, verbose_name=_("slug"))
+    name = models.CharField(max_length=200, verbose_name=_("name"))
     timezone = models.CharField(
         max_length=64,
         validators=[validate_zone],
         help_text=gettext_lazy("IANA name, e.g. Europe/Paris"),
+        verbose_name=_("timezone"),
     )
-    start_date = models.DateField(null=True, blank=True)
-    end_date = models.DateField(null=True, blank=True)
-    location = models.CharField(max_length=200, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    start_date = models.DateField(null=True, blank=True, verbose_name=_("start date"))
+    end_date = models.DateField(null=True, blank=True, verbose_name=_("end date"))
+    location = models.CharField(max_length=200, blank=True, verbose_name=_("location"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
     # sha256 of the files the last import read: `import --skip-unchanged` leaves the event (and
     # the organizer's edits since) alone when they are the same files again.
-    import_digest = models.CharField(max_length=64, blank=True, editable=False)
+    import_digest = models.CharField(
+        max_length=64, blank=True, editable=False, verbose_name=_("import digest")
+    )
     # Sites allowed to show the embeddable schedule (/<event>/embed/) in a frame; none: no one.
     embed_origins = models.TextField(
         blank=True,
@@ -144,11 +148,13 @@ class Event(models.Model):
         help_text=gettext_lazy(
             "Sites that may embed the schedule, one origin a line, e.g. https://example.org"
         ),
+        verbose_name=_("embed origins"),
     )
     # The clash-free planner leaves this long between sessions in different rooms.
     walking_minutes = models.PositiveSmallIntegerField(
         default=0,
         help_text=gettext_lazy("Minutes to walk between two rooms, for the agenda planner"),
+        verbose_name=_("walking minutes"),
     )
     # `confsched sync` re-imports from here; the validators of the last answer make its next
     # request conditional, so an unchanged source costs a 304 and nothing else.
@@ -156,10 +162,14 @@ class Event(models.Model):
         max_length=500, blank=True,
         help_text=gettext_lazy(
             "Re-imported by `confsched sync` (cron or a systemd timer); empty: never"
-        ),
+        ), verbose_name=_("sync url"),
     )  # fmt: skip
-    sync_etag = models.CharField(max_length=200, blank=True, editable=False)
-    sync_last_modified = models.CharField(max_length=64, blank=True, editable=False)
+    sync_etag = models.CharField(
+        max_length=200, blank=True, editable=False, verbose_name=_("sync etag")
+    )
+    sync_last_modified = models.CharField(
+        max_length=64, blank=True, editable=False, verbose_name=_("sync last modified")
+    )
     # Not everyone stars what they attend: the insight page multiplies stars by this to guess
     # attendance (2.5 when only two attendees in five star their sessions).
     attendees_per_star = models.DecimalField(
@@ -168,6 +178,7 @@ class Event(models.Model):
         default=Decimal("1.0"),
         validators=[MinValueValidator(Decimal("0.1"))],
         help_text=gettext_lazy("Attendees expected per star, to guess which rooms overflow"),
+        verbose_name=_("attendees per star"),
     )
     # Off by default: stars are a guess at attendance, and the organizer decides to show it.
     show_likely_full = models.BooleanField(
@@ -175,6 +186,7 @@ class Event(models.Model):
         help_text=gettext_lazy(
             "Say 'likely full' on the pages of sessions whose stars near the seats"
         ),
+        verbose_name=_("show likely full"),
     )
     # Sched's "double booking" switch: whether an attendee may hold seats in two sessions that
     # overlap. On, reserving the second is warned about; off, it is refused.
@@ -183,11 +195,13 @@ class Event(models.Model):
         help_text=gettext_lazy(
             "Let attendees reserve seats in sessions that overlap (they are warned)"
         ),
+        verbose_name=_("allow double booking"),
     )
     # Feedback opens at a session's start and closes this many days after the event's end.
     feedback_days = models.PositiveSmallIntegerField(
         default=7,
         help_text=gettext_lazy("Days after the event's last day that attendees may give feedback"),
+        verbose_name=_("feedback days"),
     )
     # The pages' language: the person's choice among `languages`, else their browser's, else
     # this. English only by default, as before languages were offered.
@@ -195,30 +209,34 @@ class Event(models.Model):
         max_length=10, default="en", validators=[validate_language_codes],
         help_text=gettext_lazy(
             "The pages' language for visitors whose browser asks for none offered, e.g. en"
-        ),
+        ), verbose_name=_("default language"),
     )  # fmt: skip
     languages = models.CharField(
         max_length=100, blank=True, default="", validators=[validate_language_codes],
         help_text=gettext_lazy(
             "Languages attendees may choose, e.g. en, fr, de; empty: the default only"
-        ),
+        ), verbose_name=_("languages"),
     )  # fmt: skip
 
     # Set on a draft (see docs/drafts.md): the hidden twin where the next release is prepared.
     draft_of = models.OneToOneField(
         "self", null=True, blank=True, editable=False, on_delete=models.CASCADE,
-        related_name="draft",
+        related_name="draft", verbose_name=_("draft of"),
     )  # fmt: skip
     # On a draft: the number of the event's version the draft last equalled (the one it was
     # started from, or its last release; 0 before any). Versions after it changed attendees'
     # programme behind the draft's back (an import released at once, a sync): the draft page
     # says so. None on events, and on drafts started before this was kept.
-    draft_base = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    draft_base = models.PositiveIntegerField(
+        null=True, blank=True, editable=False, verbose_name=_("draft base")
+    )
 
     objects = PublicEventManager()
     with_drafts = EveryEventManager()
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["slug"]
         base_manager_name = "with_drafts"
 
@@ -250,10 +268,12 @@ class Event(models.Model):
 class Facet(models.Model):
     """What rooms, tracks and levels share: a named, ordered value within one event."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=100)
-    position = models.PositiveIntegerField(default=0)
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="+", verbose_name=_("event")
+    )
+    name = models.CharField(max_length=200, verbose_name=_("name"))
+    slug = models.SlugField(max_length=100, verbose_name=_("slug"))
+    position = models.PositiveIntegerField(default=0, verbose_name=_("position"))
 
     class Meta:
         abstract = True
@@ -266,10 +286,12 @@ class Facet(models.Model):
 class Room(Facet):
     # Seats, where the organizer or the source says; the insight page compares stars with it.
     capacity = models.PositiveIntegerField(
-        null=True, blank=True, help_text=gettext_lazy("Seats, if known")
+        null=True, blank=True, help_text=gettext_lazy("Seats, if known"), verbose_name=_("capacity")
     )
 
     class Meta(Facet.Meta):
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
         constraints = [
             models.UniqueConstraint(fields=["event", "name"], name="room_unique_name"),
             models.UniqueConstraint(fields=["event", "slug"], name="room_unique_slug"),
@@ -280,6 +302,8 @@ class Track(Facet):
     """What Sched calls the session "type": Training Systems, GenAI & Multimodal, ..."""
 
     class Meta(Facet.Meta):
+        verbose_name = _("track")
+        verbose_name_plural = _("tracks")
         constraints = [
             models.UniqueConstraint(fields=["event", "name"], name="track_unique_name"),
             models.UniqueConstraint(fields=["event", "slug"], name="track_unique_slug"),
@@ -290,6 +314,8 @@ class Level(Facet):
     """Audience level: Any, Beginner, Intermediate, Advanced, ..."""
 
     class Meta(Facet.Meta):
+        verbose_name = _("level")
+        verbose_name_plural = _("levels")
         constraints = [
             models.UniqueConstraint(fields=["event", "name"], name="level_unique_name"),
             models.UniqueConstraint(fields=["event", "slug"], name="level_unique_slug"),
@@ -297,15 +323,23 @@ class Level(Facet):
 
 
 class Speaker(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="speakers")
-    key = models.CharField(max_length=200, help_text=gettext_lazy("Stable identity in the source"))
-    name = models.CharField(max_length=200)
-    company = models.CharField(max_length=200, blank=True)
-    position = models.CharField(max_length=200, blank=True)
-    bio = models.TextField(blank=True)
-    avatar_url = models.URLField(max_length=500, blank=True)
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="speakers", verbose_name=_("event")
+    )
+    key = models.CharField(
+        max_length=200,
+        help_text=gettext_lazy("Stable identity in the source"),
+        verbose_name=_("key"),
+    )
+    name = models.CharField(max_length=200, verbose_name=_("name"))
+    company = models.CharField(max_length=200, blank=True, verbose_name=_("company"))
+    position = models.CharField(max_length=200, blank=True, verbose_name=_("position"))
+    bio = models.TextField(blank=True, verbose_name=_("bio"))
+    avatar_url = models.URLField(max_length=500, blank=True, verbose_name=_("avatar url"))
 
     class Meta:
+        verbose_name = _("speaker")
+        verbose_name_plural = _("speakers")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["event", "key"], name="speaker_unique_key"),
@@ -334,48 +368,71 @@ class SessionQuerySet(models.QuerySet["Session"]):
 
 
 class Session(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
-    key = models.CharField(max_length=200, help_text=gettext_lazy("Stable identity in the source"))
-    kind = models.CharField(
-        max_length=100, blank=True, help_text=gettext_lazy('e.g. "Lightning Talk"')
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="sessions", verbose_name=_("event")
     )
-    title = models.CharField(max_length=500)
-    abstract = models.TextField(blank=True)
-    starts_at = models.DateTimeField(null=True, blank=True)
-    ends_at = models.DateTimeField(null=True, blank=True)
-    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL)
-    track = models.ForeignKey(Track, null=True, blank=True, on_delete=models.SET_NULL)
-    level = models.ForeignKey(Level, null=True, blank=True, on_delete=models.SET_NULL)
-    has_slides = models.BooleanField(default=False)
-    language = models.CharField(max_length=50, blank=True)
+    key = models.CharField(
+        max_length=200,
+        help_text=gettext_lazy("Stable identity in the source"),
+        verbose_name=_("key"),
+    )
+    kind = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text=gettext_lazy('e.g. "Lightning Talk"'),
+        verbose_name=_("kind"),
+    )
+    title = models.CharField(max_length=500, verbose_name=_("title"))
+    abstract = models.TextField(blank=True, verbose_name=_("abstract"))
+    starts_at = models.DateTimeField(null=True, blank=True, verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ends at"))
+    room = models.ForeignKey(
+        Room, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("room")
+    )
+    track = models.ForeignKey(
+        Track, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("track")
+    )
+    level = models.ForeignKey(
+        Level, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("level")
+    )
+    has_slides = models.BooleanField(default=False, verbose_name=_("has slides"))
+    language = models.CharField(max_length=50, blank=True, verbose_name=_("language"))
     # Gone from the source: kept (attendees' stars point at it) and shown as cancelled.
-    is_cancelled = models.BooleanField(default=False)
-    needs_review = models.BooleanField(default=False)
-    review_note = models.TextField(blank=True)
-    speakers = models.ManyToManyField(Speaker, through="SessionSpeaker", related_name="sessions")
+    is_cancelled = models.BooleanField(default=False, verbose_name=_("is cancelled"))
+    needs_review = models.BooleanField(default=False, verbose_name=_("needs review"))
+    review_note = models.TextField(blank=True, verbose_name=_("review note"))
+    speakers = models.ManyToManyField(
+        Speaker, through="SessionSpeaker", related_name="sessions", verbose_name=_("speakers")
+    )
     # Seats to reserve: a number means a reservation is required and that many seats are
     # promised; empty means open entry (nobody reserves, stars only show interest).
     seats = models.PositiveIntegerField(
         null=True,
         blank=True,
         help_text=gettext_lazy("Seats to reserve; empty: open entry, no reservation"),
+        verbose_name=_("seats"),
     )
     # When reserving and the waitlist close; empty: at the session's start.
     reservations_close_at = models.DateTimeField(
         null=True,
         blank=True,
         help_text=gettext_lazy("When reservations close; empty: at the start"),
+        verbose_name=_("reservations close at"),
     )
     # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
-    sequence = models.PositiveIntegerField(default=0, editable=False)
+    sequence = models.PositiveIntegerField(default=0, editable=False, verbose_name=_("sequence"))
     # The start it had when attendees first saw it (published): a session moved since is
     # "rescheduled" (schema.org's previousStartDate). Set once, by imports and admin edits.
-    first_starts_at = models.DateTimeField(null=True, blank=True, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
+    first_starts_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=_("first starts at")
+    )
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     objects = SessionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
         ordering = ["starts_at", "room__position", "title"]
         constraints = [
             models.UniqueConstraint(fields=["event", "key"], name="session_unique_key"),
@@ -444,14 +501,22 @@ class LinkKind(models.TextChoices):
 class SessionLink(models.Model):
     """A page or file about a session, in the source's order: its slides, a recording, ..."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="links")
-    position = models.PositiveIntegerField(default=0)
-    kind = models.CharField(max_length=10, choices=LinkKind.choices, default=LinkKind.LINK)
-    title = models.CharField(max_length=300, blank=True)
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="links", verbose_name=_("session")
+    )
+    position = models.PositiveIntegerField(default=0, verbose_name=_("position"))
+    kind = models.CharField(
+        max_length=10, choices=LinkKind.choices, default=LinkKind.LINK, verbose_name=_("kind")
+    )
+    title = models.CharField(max_length=300, blank=True, verbose_name=_("title"))
     # Pages link to it: only web addresses (never javascript: or data:).
-    url = models.URLField(max_length=1000, validators=[URLValidator(schemes=["http", "https"])])
+    url = models.URLField(
+        max_length=1000, validators=[URLValidator(schemes=["http", "https"])], verbose_name=_("url")
+    )
 
     class Meta:
+        verbose_name = _("session link")
+        verbose_name_plural = _("session links")
         ordering = ["position", "pk"]
 
     def __str__(self) -> str:
@@ -475,12 +540,18 @@ class SessionLink(models.Model):
 class SessionSpeaker(models.Model):
     """A speaker on a session, in billing order, with the affiliation the session names."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="speaker_links")
-    speaker = models.ForeignKey(Speaker, on_delete=models.CASCADE, related_name="session_links")
-    position = models.PositiveIntegerField(default=0)
-    affiliation = models.CharField(max_length=200, blank=True)
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="speaker_links", verbose_name=_("session")
+    )
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="session_links", verbose_name=_("speaker")
+    )
+    position = models.PositiveIntegerField(default=0, verbose_name=_("position"))
+    affiliation = models.CharField(max_length=200, blank=True, verbose_name=_("affiliation"))
 
     class Meta:
+        verbose_name = _("session speaker")
+        verbose_name_plural = _("session speakers")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["session", "speaker"], name="session_speaker_unique"),
@@ -501,10 +572,16 @@ class SessionEmbedding(models.Model):
     `vector` holds float32 values, little-endian, unit length (cosine is a dot product).
     """
 
-    session = models.OneToOneField(Session, on_delete=models.CASCADE, related_name="embedding")
-    model_name = models.CharField(max_length=100)
-    text_digest = models.CharField(max_length=64)
-    vector = models.BinaryField()
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, related_name="embedding", verbose_name=_("session")
+    )
+    model_name = models.CharField(max_length=100, verbose_name=_("model name"))
+    text_digest = models.CharField(max_length=64, verbose_name=_("text digest"))
+    vector = models.BinaryField(verbose_name=_("vector"))
+
+    class Meta:
+        verbose_name = _("session embedding")
+        verbose_name_plural = _("session embeddings")
 
     def __str__(self) -> str:
         return f"{self.session_id} ({self.model_name})"

@@ -13,17 +13,28 @@ from confsched.programme.changes import FIXED_WORDS, say
 class ScheduleVersion(models.Model):
     """One published state of the programme: what an import or an edit changed."""
 
-    event = models.ForeignKey("programme.Event", on_delete=models.CASCADE, related_name="versions")
-    number = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    source = models.CharField(max_length=300, help_text=_("What made it: a file, a URL, an editor"))
-    summary = models.CharField(max_length=300)
+    event = models.ForeignKey(
+        "programme.Event",
+        on_delete=models.CASCADE,
+        related_name="versions",
+        verbose_name=_("event"),
+    )
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    source = models.CharField(
+        max_length=300,
+        help_text=_("What made it: a file, a URL, an editor"),
+        verbose_name=_("source"),
+    )
+    summary = models.CharField(max_length=300, verbose_name=_("summary"))
     # Who: the account's username, or "command line"; empty for versions older than teams.
-    by = models.CharField(max_length=150, blank=True)
+    by = models.CharField(max_length=150, blank=True, verbose_name=_("by"))
     # A release's name, given by the editor who released a draft; "" for other versions.
-    name = models.CharField(max_length=200, blank=True)
+    name = models.CharField(max_length=200, blank=True, verbose_name=_("name"))
 
     class Meta:
+        verbose_name = _("schedule version")
+        verbose_name_plural = _("schedule versions")
         ordering = ["-number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="version_unique_number"),
@@ -38,9 +49,16 @@ class VersionSnapshot(models.Model):
     that /<event>/v/<number>/ and its exports stay readable after later versions."""
 
     version = models.OneToOneField(
-        ScheduleVersion, on_delete=models.CASCADE, related_name="snapshot"
+        ScheduleVersion,
+        on_delete=models.CASCADE,
+        related_name="snapshot",
+        verbose_name=_("version"),
     )
-    data = models.BinaryField()
+    data = models.BinaryField(verbose_name=_("data"))
+
+    class Meta:
+        verbose_name = _("version snapshot")
+        verbose_name_plural = _("version snapshots")
 
     def __str__(self) -> str:
         return f"{self.version} programme"
@@ -61,17 +79,24 @@ class ChangeKind(models.TextChoices):
 class Change(models.Model):
     """One thing that happened to one session in one version, said in words."""
 
-    version = models.ForeignKey(ScheduleVersion, on_delete=models.CASCADE, related_name="changes")
-    session = models.ForeignKey(
-        "programme.Session", on_delete=models.CASCADE, related_name="changes"
+    version = models.ForeignKey(
+        ScheduleVersion, on_delete=models.CASCADE, related_name="changes", verbose_name=_("version")
     )
-    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    session = models.ForeignKey(
+        "programme.Session",
+        on_delete=models.CASCADE,
+        related_name="changes",
+        verbose_name=_("session"),
+    )
+    kind = models.CharField(max_length=20, choices=ChangeKind.choices, verbose_name=_("kind"))
     # What changed, as facts (changes.change_facts), said in the reader's language by `words`;
     # empty for changes recorded before facts were kept, which have only `description`.
-    facts = models.JSONField(default=dict, blank=True)
-    description = models.TextField()  # in English
+    facts = models.JSONField(default=dict, blank=True, verbose_name=_("facts"))
+    description = models.TextField(verbose_name=_("description"))  # in English
 
     class Meta:
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
         ordering = ["version", "pk"]
         indexes = [models.Index(fields=["session", "version"])]
 
