@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
@@ -29,7 +27,7 @@ from serving import CLOCK_TICKS, cpu_ticks, fresh_site, run, served, worker_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.test_nginx import NGINX, nginx_conf  # noqa: E402 - the test's nginx, the same files
+from tests.test_nginx import NGINX, nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
 
 PAGES = [
     ("list", ""),
@@ -82,45 +80,37 @@ def bench_one(size: int, args: argparse.Namespace) -> None:
             'add_header Content-Encoding gzip; add_header Vary "Accept-Encoding"; }'
         )
         conf = nginx_conf(work, static=static, app_port=args.port, port=args.port + 1, extra=extra)
-        with served(env, port=args.port, workers=2) as server:
-            nginx = subprocess.Popen(  # noqa: S603 - Debian's nginx, our config
-                [str(NGINX), "-p", str(work), "-c", str(conf)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            try:
-                time.sleep(1)
-                pids = {"nginx": nginx.pid, "python": server.pid}
-                front = f"http://127.0.0.1:{args.port + 1}"
-                print(f"\n{size} sessions")
-                print(
-                    f"{'page':<13} {'served':<7} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-                    f"{'nginx ms':>9} {'Python ms':>9} {'bytes':>8} {'x static':>8}"
+        with (
+            served(env, port=args.port, workers=2) as server,
+            running_nginx(work, conf) as nginx,
+        ):
+            pids = {"nginx": nginx.pid, "python": server.pid}
+            front = f"http://127.0.0.1:{args.port + 1}"
+            print(f"\n{size} sessions")
+            print(
+                f"{'page':<13} {'served':<7} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+                f"{'nginx ms':>9} {'Python ms':>9} {'bytes':>8} {'x static':>8}"
+            )
+            for label, path in PAGES:
+                path = f"/bench/{path.format(middle=size // 2)}"
+                body, headers = _fetch(front + path)
+                name = label.replace(".", "_")
+                (files / name).write_bytes(body)
+                assert _fetch(front + path)[1]["X-Cache-Status"] == "HIT", label
+                cached = _measure(front + path, pids, args)
+                plain = _measure(f"{front}/files/{name}", pids, args)
+                ratio = (
+                    cached["requests"] / cached["seconds"] / (plain["requests"] / plain["seconds"])
                 )
-                for label, path in PAGES:
-                    path = f"/bench/{path.format(middle=size // 2)}"
-                    body, headers = _fetch(front + path)
-                    name = label.replace(".", "_")
-                    (files / name).write_bytes(body)
-                    assert _fetch(front + path)[1]["X-Cache-Status"] == "HIT", label
-                    cached = _measure(front + path, pids, args)
-                    plain = _measure(f"{front}/files/{name}", pids, args)
-                    ratio = (
-                        cached["requests"]
-                        / cached["seconds"]
-                        / (plain["requests"] / plain["seconds"])
+                for served_by, found in (("cache", cached), ("file", plain)):
+                    print(
+                        f"{label:<13} {served_by:<7} "
+                        f"{found['requests'] / found['seconds']:>9.0f} {found['p50']:>7.2f} "
+                        f"{found['p99']:>7.2f} {found['nginx ms']:>9.3f} "
+                        f"{found['python ms']:>9.3f} {len(body):>8} "
+                        + (f"{ratio:>8.2f}" if served_by == "cache" else ""),
+                        flush=True,
                     )
-                    for served_by, found in (("cache", cached), ("file", plain)):
-                        print(
-                            f"{label:<13} {served_by:<7} "
-                            f"{found['requests'] / found['seconds']:>9.0f} {found['p50']:>7.2f} "
-                            f"{found['p99']:>7.2f} {found['nginx ms']:>9.3f} "
-                            f"{found['python ms']:>9.3f} {len(body):>8} "
-                            + (f"{ratio:>8.2f}" if served_by == "cache" else ""),
-                            flush=True,
-                        )
-            finally:
-                nginx.terminate()
-                nginx.wait(timeout=10)
 
 
 def main() -> None:

@@ -26,10 +26,8 @@ import argparse
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,7 +37,7 @@ from serving import CLOCK_TICKS, cpu_ticks, fresh_site, served, worker_pids
 from storm import prepare, rush, seats_held
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_nginx import NGINX, nginx_conf  # noqa: E402 - the test's nginx, the same files
+from tests.test_nginx import nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
 
 
 def _port() -> int:
@@ -86,16 +84,10 @@ def _front(kind: str, env: dict[str, str], app_port: int) -> Iterator[tuple[int,
     port = _port()
     static = Path(env["CONFSCHED_DATA_DIR"]) / "static"
     conf = nginx_conf(work, static=static, app_port=app_port, port=port, keepalive=32)
-    nginx = subprocess.Popen(  # noqa: S603 - Debian's nginx, our config
-        [str(NGINX), "-p", str(work), "-c", str(conf)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
     try:
-        time.sleep(1)
-        yield port, [nginx.pid, *worker_pids(nginx.pid)]
+        with running_nginx(work, conf) as nginx:
+            yield port, [nginx.pid, *worker_pids(nginx.pid)]
     finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -22,6 +22,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,6 +105,22 @@ http {{
 }}
 """)
     return conf
+
+
+@contextmanager
+def running_nginx(work: Path, conf: Path) -> Iterator[subprocess.Popen]:
+    """Debian's nginx on `conf` (from nginx_conf) for the benchmarks, given a second to listen,
+    stopped on leaving."""
+    nginx = subprocess.Popen(  # noqa: S603 - Debian's nginx, our config
+        [str(NGINX), "-p", str(work), "-c", str(conf)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        time.sleep(1)
+        yield nginx
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
 
 
 def _wait_for(port: int, process: subprocess.Popen, what: str) -> None:
