@@ -15,14 +15,19 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator, URLValidator
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
+from confsched.programme.link_models import (  # noqa: F401 - the app's models, kept apart
+    LinkKind,
+    SessionEmbedding,
+    SessionLink,
+    SessionSpeaker,
+)
 from confsched.programme.team_models import (  # noqa: F401 - the app's models, kept apart
     Invitation,
     TeamChange,
@@ -129,7 +134,7 @@ class Event(models.Model):
     timezone = models.CharField(
         max_length=64,
         validators=[validate_zone],
-        help_text=gettext_lazy("IANA name, e.g. Europe/Paris"),
+        help_text=_("IANA name, e.g. Europe/Paris"),
         verbose_name=_("timezone"),
     )
     start_date = models.DateField(null=True, blank=True, verbose_name=_("start date"))
@@ -145,7 +150,7 @@ class Event(models.Model):
     embed_origins = models.TextField(
         blank=True,
         validators=[validate_embed_origins],
-        help_text=gettext_lazy(
+        help_text=_(
             "Sites that may embed the schedule, one origin a line, e.g. https://example.org"
         ),
         verbose_name=_("embed origins"),
@@ -153,14 +158,14 @@ class Event(models.Model):
     # The clash-free planner leaves this long between sessions in different rooms.
     walking_minutes = models.PositiveSmallIntegerField(
         default=0,
-        help_text=gettext_lazy("Minutes to walk between two rooms, for the agenda planner"),
+        help_text=_("Minutes to walk between two rooms, for the agenda planner"),
         verbose_name=_("walking minutes"),
     )
     # `confsched sync` re-imports from here; the validators of the last answer make its next
     # request conditional, so an unchanged source costs a 304 and nothing else.
     sync_url = models.URLField(
         max_length=500, blank=True,
-        help_text=gettext_lazy(
+        help_text=_(
             "Re-imported by `confsched sync` (cron or a systemd timer); empty: never"
         ), verbose_name=_("sync url"),
     )  # fmt: skip
@@ -177,43 +182,39 @@ class Event(models.Model):
         decimal_places=1,
         default=Decimal("1.0"),
         validators=[MinValueValidator(Decimal("0.1"))],
-        help_text=gettext_lazy("Attendees expected per star, to guess which rooms overflow"),
+        help_text=_("Attendees expected per star, to guess which rooms overflow"),
         verbose_name=_("attendees per star"),
     )
     # Off by default: stars are a guess at attendance, and the organizer decides to show it.
     show_likely_full = models.BooleanField(
         default=False,
-        help_text=gettext_lazy(
-            "Say 'likely full' on the pages of sessions whose stars near the seats"
-        ),
+        help_text=_("Say 'likely full' on the pages of sessions whose stars near the seats"),
         verbose_name=_("show likely full"),
     )
     # Sched's "double booking" switch: whether an attendee may hold seats in two sessions that
     # overlap. On, reserving the second is warned about; off, it is refused.
     allow_double_booking = models.BooleanField(
         default=True,
-        help_text=gettext_lazy(
-            "Let attendees reserve seats in sessions that overlap (they are warned)"
-        ),
+        help_text=_("Let attendees reserve seats in sessions that overlap (they are warned)"),
         verbose_name=_("allow double booking"),
     )
     # Feedback opens at a session's start and closes this many days after the event's end.
     feedback_days = models.PositiveSmallIntegerField(
         default=7,
-        help_text=gettext_lazy("Days after the event's last day that attendees may give feedback"),
+        help_text=_("Days after the event's last day that attendees may give feedback"),
         verbose_name=_("feedback days"),
     )
     # The pages' language: the person's choice among `languages`, else their browser's, else
     # this. English only by default, as before languages were offered.
     default_language = models.CharField(
         max_length=10, default="en", validators=[validate_language_codes],
-        help_text=gettext_lazy(
+        help_text=_(
             "The pages' language for visitors whose browser asks for none offered, e.g. en"
         ), verbose_name=_("default language"),
     )  # fmt: skip
     languages = models.CharField(
         max_length=100, blank=True, default="", validators=[validate_language_codes],
-        help_text=gettext_lazy(
+        help_text=_(
             "Languages attendees may choose, e.g. en, fr, de; empty: the default only"
         ), verbose_name=_("languages"),
     )  # fmt: skip
@@ -286,7 +287,7 @@ class Facet(models.Model):
 class Room(Facet):
     # Seats, where the organizer or the source says; the insight page compares stars with it.
     capacity = models.PositiveIntegerField(
-        null=True, blank=True, help_text=gettext_lazy("Seats, if known"), verbose_name=_("capacity")
+        null=True, blank=True, help_text=_("Seats, if known"), verbose_name=_("capacity")
     )
 
     class Meta(Facet.Meta):
@@ -328,7 +329,7 @@ class Speaker(models.Model):
     )
     key = models.CharField(
         max_length=200,
-        help_text=gettext_lazy("Stable identity in the source"),
+        help_text=_("Stable identity in the source"),
         verbose_name=_("key"),
     )
     name = models.CharField(max_length=200, verbose_name=_("name"))
@@ -373,13 +374,13 @@ class Session(models.Model):
     )
     key = models.CharField(
         max_length=200,
-        help_text=gettext_lazy("Stable identity in the source"),
+        help_text=_("Stable identity in the source"),
         verbose_name=_("key"),
     )
     kind = models.CharField(
         max_length=100,
         blank=True,
-        help_text=gettext_lazy('e.g. "Lightning Talk"'),
+        help_text=_('e.g. "Lightning Talk"'),
         verbose_name=_("kind"),
     )
     title = models.CharField(max_length=500, verbose_name=_("title"))
@@ -409,14 +410,14 @@ class Session(models.Model):
     seats = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text=gettext_lazy("Seats to reserve; empty: open entry, no reservation"),
+        help_text=_("Seats to reserve; empty: open entry, no reservation"),
         verbose_name=_("seats"),
     )
     # When reserving and the waitlist close; empty: at the session's start.
     reservations_close_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text=gettext_lazy("When reservations close; empty: at the start"),
+        help_text=_("When reservations close; empty: at the start"),
         verbose_name=_("reservations close at"),
     )
     # iCalendar SEQUENCE: moves whenever what a calendar shows of the session changes.
@@ -490,98 +491,3 @@ class Session(models.Model):
     def other_links(self) -> list[SessionLink]:
         """Its recordings and other links, in their order."""
         return [link for link in self.links.all() if link.kind != LinkKind.SLIDES]
-
-
-class LinkKind(models.TextChoices):
-    SLIDES = "slides", "Slides"
-    VIDEO = "video", "Video"
-    LINK = "link", "Link"
-
-
-class SessionLink(models.Model):
-    """A page or file about a session, in the source's order: its slides, a recording, ..."""
-
-    session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="links", verbose_name=_("session")
-    )
-    position = models.PositiveIntegerField(default=0, verbose_name=_("position"))
-    kind = models.CharField(
-        max_length=10, choices=LinkKind.choices, default=LinkKind.LINK, verbose_name=_("kind")
-    )
-    title = models.CharField(max_length=300, blank=True, verbose_name=_("title"))
-    # Pages link to it: only web addresses (never javascript: or data:).
-    url = models.URLField(
-        max_length=1000, validators=[URLValidator(schemes=["http", "https"])], verbose_name=_("url")
-    )
-
-    class Meta:
-        verbose_name = _("session link")
-        verbose_name_plural = _("session links")
-        ordering = ["position", "pk"]
-
-    def __str__(self) -> str:
-        return self.title or self.url
-
-    @property
-    def label(self) -> str:
-        """The link's words on a page: its title, else what it is ("Slides", "Video")."""
-        return self.title or LinkKind(self.kind).label
-
-    @property
-    def host(self) -> str:
-        """Where it leads ("speakerdeck.com"), shown beside it: the address is the source's."""
-        try:
-            host = urlsplit(self.url).hostname or ""
-        except ValueError:  # stored before validation caught it: show no host rather than fail
-            host = ""
-        return host.removeprefix("www.")
-
-
-class SessionSpeaker(models.Model):
-    """A speaker on a session, in billing order, with the affiliation the session names."""
-
-    session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="speaker_links", verbose_name=_("session")
-    )
-    speaker = models.ForeignKey(
-        Speaker, on_delete=models.CASCADE, related_name="session_links", verbose_name=_("speaker")
-    )
-    position = models.PositiveIntegerField(default=0, verbose_name=_("position"))
-    affiliation = models.CharField(max_length=200, blank=True, verbose_name=_("affiliation"))
-
-    class Meta:
-        verbose_name = _("session speaker")
-        verbose_name_plural = _("session speakers")
-        ordering = ["position"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "speaker"], name="session_speaker_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.speaker} on {self.session}"
-
-    @property
-    def company(self) -> str:
-        return self.affiliation or self.speaker.company
-
-
-class SessionEmbedding(models.Model):
-    """A session's title and abstract as a sentence-embedding vector, for "found by meaning".
-
-    `text_digest` is of the text embedded, so that a re-import embeds only what changed;
-    `vector` holds float32 values, little-endian, unit length (cosine is a dot product).
-    """
-
-    session = models.OneToOneField(
-        Session, on_delete=models.CASCADE, related_name="embedding", verbose_name=_("session")
-    )
-    model_name = models.CharField(max_length=100, verbose_name=_("model name"))
-    text_digest = models.CharField(max_length=64, verbose_name=_("text digest"))
-    vector = models.BinaryField(verbose_name=_("vector"))
-
-    class Meta:
-        verbose_name = _("session embedding")
-        verbose_name_plural = _("session embeddings")
-
-    def __str__(self) -> str:
-        return f"{self.session_id} ({self.model_name})"
