@@ -129,6 +129,8 @@ def insight(request: HttpRequest, event: str) -> HttpResponse:
     response = event_page(
         request, "confsched/insight.html", event=found, viewer=viewer,
         seat_rows=seat_rows(rows, door_figures(found)), **_charts(demands, slots),
+        # A plural form is chosen by a whole number: "1.0 attendee", "2.5 attendees".
+        per_star_form=1 if found.attendees_per_star == 1 else 2,
     )  # fmt: skip
     patch_cache_control(response, private=True, no_store=True)
     return response
