@@ -256,11 +256,16 @@ def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) 
 
 
 def _worker_batch() -> None:
+    """`confsched worker --batch` inside the test's transaction. The queue's worker closes
+    connections it finds outside autocommit, as it should in its own process; here that would
+    be the test's connection (PostgreSQL: "the connection is closed"), so it is told not to."""
     from io import StringIO
+    from unittest import mock
 
     from django.core.management import call_command
 
-    call_command("worker", "--batch", "--verbosity", "0", stdout=StringIO())
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        call_command("worker", "--batch", "--verbosity", "0", stdout=StringIO())
 
 
 def test_refresh_stores_chunk_by_chunk(demo_event, monkeypatch) -> None:  # noqa: ANN001
