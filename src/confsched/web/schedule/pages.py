@@ -23,7 +23,7 @@ from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
 from confsched.web.site.fragments import template_digest
 from confsched.web.site.languages import page_language
-from confsched.web.site.shared_cache import cache_publicly, is_anonymous_visit
+from confsched.web.site.shared_cache import cache_publicly, is_public_view
 from confsched.web.site.stencils import Markers, Part, Stencil, kept, kept_parts
 from confsched.web.site.zones import ViewerZone, remember_zone
 
@@ -90,7 +90,7 @@ def personal_page(
     stencil = kept(key, lambda: _stencil(request, render))
     # A visitor with no cookie of the site gets the page everyone like them gets, which a
     # cache in front may keep: no token (their star form is checked by origin), no cookie.
-    public = is_anonymous_visit(request) and not viewer.chosen and not viewer.is_saved_bad
+    public = is_public_view(request, viewer)
     token = "" if public else get_token(request)
     # Seats move with every reservation, not with the schedule: filled per request, and only
     # on pages that show sessions taking reservations.

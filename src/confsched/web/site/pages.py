@@ -15,7 +15,7 @@ from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.fragments import zone_options
 from confsched.web.site.languages import use_event_language
-from confsched.web.site.shared_cache import cache_publicly, is_anonymous_visit
+from confsched.web.site.shared_cache import cache_publicly, is_public_view
 from confsched.web.site.zones import UnknownZoneError, ViewerZone, remember_zone, viewer_zone
 
 
@@ -48,13 +48,7 @@ def event_page(
     """
     use_event_language(event)
     viewer = viewer or viewer_zone(request, event)
-    public = (
-        shared
-        and status == 200
-        and is_anonymous_visit(request)
-        and not viewer.chosen
-        and not viewer.is_saved_bad
-    )
+    public = shared and status == 200 and is_public_view(request, viewer)
     if public:
         context["csrf_token"] = ""  # above the context processor's, which would set the cookie
     moment = context.pop("moment", None) or event_moment(event)

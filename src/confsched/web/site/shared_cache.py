@@ -26,6 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 
 from confsched.web.site.zones import COOKIE as ZONE_COOKIE
+from confsched.web.site.zones import ViewerZone
 
 
 def site_cookies() -> tuple[str, ...]:
@@ -43,6 +44,12 @@ def is_anonymous_visit(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and not any(
         name in request.COOKIES for name in site_cookies()
     )
+
+
+def is_public_view(request: HttpRequest, viewer: ViewerZone) -> bool:
+    """An anonymous visit in the event's own zone (none chosen by the address, none refused):
+    the page everyone like this visitor gets, which a cache in front may keep."""
+    return is_anonymous_visit(request) and not viewer.chosen and not viewer.is_saved_bad
 
 
 def cache_publicly(response: HttpResponse, *, max_age: int | None = None) -> HttpResponse:
