@@ -178,6 +178,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with the health check above made without a round trip (core/postgresql/).
+    DATABASES["default"]["ENGINE"] = "confsched.core.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default lives in the data folder: make it on first use, not a traceback.
     if not os.environ.get("DATABASE_URL"):
