@@ -17,3 +17,32 @@ def test_a_worker_freezes_what_loading_the_app_made() -> None:
         assert gc.get_freeze_count() > 20_000
     finally:
         gc.unfreeze()
+
+
+def test_the_master_loads_what_every_first_request_would_and_opens_no_connection() -> None:
+    from pathlib import Path
+
+    from django.apps import apps
+    from django.db import connections
+    from django.template import engines
+
+    from confsched.web.site.gunicorn_hooks import load_before_fork
+
+    for connection in connections.all():
+        connection.close()
+    loader = engines["django"].engine.template_loaders[0]  # the cached loader (DEBUG off)
+    loader.reset()
+    files = sorted(
+        path.relative_to(Path(config.path) / "templates").as_posix()
+        for config in apps.get_app_configs()
+        if config.name.startswith("confsched")
+        for path in (Path(config.path) / "templates").rglob("*.*")
+    )
+
+    loaded = load_before_fork()
+
+    assert loaded == {"templates": len(files), "languages": 3}
+    assert "confsched/seat.html" in files and "confsched/schedule.html" in files
+    assert set(files) <= set(loader.get_template_cache)
+    # A forked worker must open its own connection: the master holds none.
+    assert [connection.connection for connection in connections.all()] == [None]

@@ -12,6 +12,7 @@ and closes. A staff import that is accepted closes its connection too: one recon
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -46,3 +47,35 @@ def freeze_what_the_app_loaded(worker: Any) -> None:
     first list after a change (bench/change_cost.py --no-freeze)."""
     gc.collect()
     gc.freeze()
+
+
+def load_before_fork() -> dict[str, int]:
+    """What every worker's first request would load, loaded once in gunicorn's master so that
+    the workers it forks share it: the URL patterns (which import every view, and build the
+    API's schemas), our compiled templates and each language's translations. Without it the
+    first request of each worker paid about 0.25 s of CPU, all at once when a rush starts on
+    a new server (bench/reservations.py). Opens no database connection: connections are never
+    shared by forked processes. Returns what was loaded, for the log and the test."""
+    from django.apps import apps
+    from django.template import engines
+    from django.urls import get_resolver, reverse
+    from django.utils import translation
+
+    resolver = get_resolver()
+    resolver.url_patterns  # noqa: B018 - imports the URL configuration and every view
+    reverse("web:home")  # fills the reverse lookup tables of every namespace
+    engine = engines["django"]
+    templates = 0
+    for config in apps.get_app_configs():
+        if not config.name.startswith("confsched"):
+            continue
+        root = Path(config.path) / "templates"
+        for path in sorted(root.rglob("*.*")):
+            engine.get_template(path.relative_to(root).as_posix())
+            templates += 1
+    languages = 0
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Schedule")  # loads the language's catalogs
+        languages += 1
+    return {"templates": templates, "languages": languages}

@@ -96,12 +96,12 @@ class Command(BaseCommand):
         )
         # Threads per worker. Each worker is one Python process whose threads take turns at one
         # interpreter: more threads queue more requests behind one another in a worker while
-        # another worker idles. In a rush of reservations (bench/reservations.py, 4 workers,
-        # 4 to 5 runs each) the p99 was 577-1,143 ms with 4 threads, 430-671 with 2 and
-        # 257-420 with 1, for about the same reservations/s. Two keep a slow request (a PDF,
-        # an upload) from holding up its whole worker; more workers, not threads, serve more.
+        # another worker idles. In a rush of 1,000 reservations through nginx (4 workers,
+        # bench/reservations.py, quiet machine) one thread answered 571-586/s with a p99 of
+        # 103-106 ms, two 548-559/s with 194-226 ms. A slow request (a PDF's first render, an
+        # upload) holds up its own worker only: more workers, not threads, serve more.
         parser.add_argument(
-            "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "2"))
+            "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "1"))
         )
         parser.add_argument("--no-collectstatic", action="store_true")
         # On the embedded default (SQLite) one machine serves everything, so `serve` runs search
@@ -124,8 +124,11 @@ class Command(BaseCommand):
         from confsched.web.site.gunicorn_hooks import (
             close_when_body_may_be_unread,
             freeze_what_the_app_loaded,
+            load_before_fork,
         )
         from confsched.wsgi import application
+
+        loaded = load_before_fork()
 
         bind = f"{options['host']}:{options['port']}"
         if ":" in options["host"]:
@@ -156,6 +159,10 @@ class Command(BaseCommand):
         if with_worker is None:
             with_worker = _is_embedded_database()
         worker = start_worker(out=self.stdout) if with_worker else None
+        self.stdout.write(
+            f"Loaded the URL patterns, {loaded['templates']} templates and "
+            f"{loaded['languages']} languages for the workers to share"
+        )
         self.stdout.write(f"Serving confsched at http://{bind}/ (Ctrl-C stops)")
         self.stdout.flush()
         try:
