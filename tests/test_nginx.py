@@ -36,6 +36,7 @@ DEPLOY = ROOT / "deploy" / "nginx"
 MAX_AGE = 2
 PAGE = f"/{DEMO_SLUG}/"
 TITLE = "TorchJD: Jacobian Descent in PyTorch"
+MULTILINGUAL = "in-three-languages"
 TEMPS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
@@ -149,6 +150,11 @@ def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
         "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONUNBUFFERED": "1",
     }  # fmt: skip
     with_demo(env)
+    demo = [str(path) for path in sorted(DEMO_DIR.glob("*.txt"))]
+    confsched(
+        "import", "--event", MULTILINGUAL, "--timezone", "Europe/Paris", "--languages", "en,fr,de",
+        *demo, env=env,
+    )  # fmt: skip
     confsched("createsuperuser", "--noinput", "--username", "ada", "--email", "a@x.org", env=env)
     app_port, port = free_port(), free_port()
     access_log = work / "gunicorn.log"
@@ -198,6 +204,25 @@ def test_a_second_anonymous_request_is_a_hit_that_never_reaches_python(front: Fr
     assert second[2] == first[2]
     assert "Set-Cookie" not in second[1]
     assert front.python_saw(path) == 1
+
+
+def test_an_english_only_page_is_one_copy_whatever_the_browser_language(front: Front) -> None:
+    path = PAGE + "speakers/"
+    french = _get(front, path, **{"Accept-Language": "fr-FR,fr;q=0.9"})
+    german = _get(front, path, **{"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert (french[1]["X-Cache-Status"], german[1]["X-Cache-Status"]) == ("MISS", "HIT")
+    assert german[2] == french[2] and b'<html lang="en"' in german[2]
+    assert front.python_saw(path) == 1
+
+
+def test_a_multilingual_page_is_kept_per_browser_language(front: Front) -> None:
+    path = f"/{MULTILINGUAL}/speakers/"
+    asked = [("fr-FR,fr;q=0.9", "MISS", "fr"), ("de", "MISS", "de"), ("fr-FR,fr;q=0.9", "HIT", "fr")]
+    for header, status, language in asked:
+        _, headers, page = _get(front, path, **{"Accept-Language": header})
+        assert (headers["X-Cache-Status"], headers["Content-Language"]) == (status, language)
+        assert f'<html lang="{language}"'.encode() in page
+    assert front.python_saw(path) == 2
 
 
 def test_a_304_passes_through(front: Front) -> None:
