@@ -217,7 +217,11 @@ def test_an_english_only_page_is_one_copy_whatever_the_browser_language(front: F
 
 def test_a_multilingual_page_is_kept_per_browser_language(front: Front) -> None:
     path = f"/{MULTILINGUAL}/speakers/"
-    asked = [("fr-FR,fr;q=0.9", "MISS", "fr"), ("de", "MISS", "de"), ("fr-FR,fr;q=0.9", "HIT", "fr")]
+    asked = [
+        ("fr-FR,fr;q=0.9", "MISS", "fr"),
+        ("de", "MISS", "de"),
+        ("fr-FR,fr;q=0.9", "HIT", "fr"),
+    ]
     for header, status, language in asked:
         _, headers, page = _get(front, path, **{"Accept-Language": header})
         assert (headers["X-Cache-Status"], headers["Content-Language"]) == (status, language)
