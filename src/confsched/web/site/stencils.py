@@ -34,6 +34,7 @@ from isal import isal_zlib
 from confsched import interchange
 from confsched.interchange import programme as pm
 from confsched.interchange.pieces import Build, Context
+from confsched.programme.services.export import forget_snapshots
 from confsched.web.site.compression import FINAL_EMPTY_BLOCK, GZIP_LEVEL, gzip_header
 
 STENCIL_TTL = 24 * 3600
@@ -359,7 +360,9 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
 
 
 def forget_local_stencils() -> None:
-    """Drop this process's copies (tests; the shared cache is cleared on its own)."""
+    """Drop this process's copies (tests; the shared cache is cleared on its own), and what
+    its snapshots built (export.snapshot), as a new process has neither."""
+    forget_snapshots()
     _local.clear()
     calendar_entries.clear()
     session_parts.clear()
