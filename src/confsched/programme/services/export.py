@@ -55,10 +55,12 @@ def snapshot(event: Event) -> pm.Programme:
     sessions_of_event = Session.objects.filter(event=event).order_by("starts_at", "key")
     # Plain rows, not model instances: at 5,000 sessions and 7,000 speakers building instances
     # was most of the 0.4 s every export paid first.
-    rows = sessions_of_event.annotate(**{f"{name}_text": cast for name, cast in TEXT_TIMES.items()})
-    rows = rows.values_list(
-        *(f"{name}_text" if name in TEXT_TIMES else name for name in COLUMNS)
-    )  # fmt: skip
+    texts = {f"{name}_text": cast for name, cast in TEXT_TIMES.items()}
+    rows: list[tuple[Any, ...]] = list(
+        sessions_of_event.annotate(**texts).values_list(
+            *(f"{name}_text" if name in TEXT_TIMES else name for name in COLUMNS)
+        )
+    )
     links = {
         session_id: tuple(pairs)
         for session_id, pairs in speaker_links(event, "speaker__key").items()
@@ -69,7 +71,7 @@ def snapshot(event: Event) -> pm.Programme:
     # Everything a session is made from: the zone, its row, its speakers and links.
     made_of = [(zone.key, row, links.get(row[0], ()), refs.get(row[0], ())) for row in rows]
     changed = [key[1][0] for key in made_of if key not in built_sessions]
-    whole = {}
+    whole: dict[int, tuple[Any, ...]] = {}
     if changed:
         again = sessions_of_event if len(changed) > _REREAD_BY_KEY else sessions_of_event.filter(
             pk__in=changed
@@ -88,19 +90,19 @@ def snapshot(event: Event) -> pm.Programme:
         sessions.append(session)
     speakers_by_row: dict[Hashable, pm.Speaker] = {}
     speakers = []
-    for row in (
+    for person in (
         Speaker.objects.filter(event=event)
         .order_by("key")
         .values_list("key", "name", "company", "position", "bio", "avatar_url")
     ):
-        speaker = built_speakers.get(row)
+        speaker = built_speakers.get(person)
         if speaker is None:
-            key, name, company, position, bio, avatar_url = row
+            speaker_key, name, company, position, bio, avatar_url = person
             speaker = pm.Speaker(
-                key=key, name=name, company=company, position=position, bio=bio,
-                avatar_url=avatar_url, fingerprint=_digest(row),
+                key=speaker_key, name=name, company=company, position=position, bio=bio,
+                avatar_url=avatar_url, fingerprint=_digest(person),
             )  # fmt: skip
-        speakers_by_row[row] = speaker
+        speakers_by_row[person] = speaker
         speakers.append(speaker)
     with _built_lock:
         _built[event.pk] = (sessions_by_row, speakers_by_row)
