@@ -223,3 +223,46 @@ def test_pieces_kept_by_another_process_are_joined_after_a_restart(
     assert bodies == _whole(event)
     every = sorted(f"s{i}" for i in range(12))
     assert _sorted(after) == {extension: every for extension in sorted(ALL)}
+
+
+def test_a_server_start_finds_the_pieces_in_the_shared_cache(
+    event: Event,
+    monkeypatch: pytest.MonkeyPatch,
+    settings,
+    tmp_path,  # noqa: ANN001
+) -> None:
+    # A cache shared between processes (Redis in production; here one on disk).
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path),
+        }
+    }
+
+    def restart() -> None:
+        load_programme(event, _with_session("s1", title="After a restart")(_programme()))
+        forget_local_stencils()
+
+    bodies, _, after = _exports_after(event, restart, monkeypatch)
+    assert bodies == _whole(event)
+    assert _sorted(after) == _expect({"s1"})
+
+
+def test_the_first_export_after_a_change_reads_the_changed_session_whole(
+    event: Event,
+    django_assert_num_queries,  # noqa: ANN001
+) -> None:
+    client = Client()
+    client.get(f"/{event.slug}/schedule.xml")
+    # As the admin saves a row (an import's own snapshot would have read the session already).
+    session = Session.objects.get(event=event, key="s2")
+    session.title = "Read again"
+    session.save()
+    _touch(event)
+    # The event; the sessions with their times as text, their speakers and links; the
+    # renamed session whole; the speakers; the rooms.
+    with django_assert_num_queries(7):
+        assert b"Read again" in client.get(f"/{event.slug}/schedule.xml").content
+    # The next export of that version finds every session built.
+    with django_assert_num_queries(6):
+        assert b"Read again" in client.get(f"/{event.slug}/schedule.csv").content
