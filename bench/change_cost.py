@@ -40,6 +40,10 @@ PAGES = [
     ("schedule.xml", "schedule.xml", {}),
     ("schedule.json", "schedule.json", {}),
     ("schedule.ics", "schedule.ics", {}),
+    ("schedule2.json", "schedule2.json", {}),
+    ("schedule.xcal", "schedule.xcal", {}),
+    ("rfc6321.xcal", "schedule.rfc6321.xcal", {}),
+    ("schedule.csv", "schedule.csv", {}),
 ]
 
 

@@ -19,6 +19,9 @@ class Speaker:
     position: str = ""
     bio: str = ""
     avatar_url: str = ""
+    # Set by snapshot(): a digest of the row the speaker was read from ("" otherwise), so that
+    # what keeps writers' pieces need not digest the speaker's every field (interchange/pieces).
+    fingerprint: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,9 @@ class Session:
     # parsers leave them alone and comparisons ignore them.
     sequence: int = field(default=0, compare=False)
     last_modified: datetime | None = field(default=None, compare=False)
+    # Set by snapshot(): a digest of the rows the session was read from and of the zone its
+    # times are in ("" otherwise): it changes whenever any other field may (see Speaker's).
+    fingerprint: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("starts_at", "ends_at"):

@@ -36,9 +36,15 @@ def _read_time(text: str | None) -> datetime | None:
     return value.astimezone(ZoneInfo(zone.rstrip("]"))) if zone else value
 
 
+# A digest of the database rows a snapshot read (pm.Session.fingerprint): not the programme's.
+_NOT_KEPT = frozenset({"fingerprint"})
+
+
 def _session(session: pm.Session) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for spec in fields(session):
+        if spec.name in _NOT_KEPT:
+            continue
         value = getattr(session, spec.name)
         if spec.name in ("starts_at", "ends_at", "last_modified"):
             value = _time(value)
@@ -77,7 +83,11 @@ def programme_to_json(programme: pm.Programme) -> str:
         "room_capacities": programme.room_capacities,
         "sessions": [_session(session) for session in programme.sessions],
         "speakers": [
-            {spec.name: getattr(speaker, spec.name) for spec in fields(speaker)}
+            {
+                spec.name: getattr(speaker, spec.name)
+                for spec in fields(speaker)
+                if spec.name not in _NOT_KEPT
+            }
             for speaker in programme.speakers
         ],
         "carries": None if programme.carries is None else sorted(programme.carries),

@@ -42,7 +42,9 @@ from confsched.interchange.c3voc.layout import (
     _uuid_for,
     layout,
 )
+from confsched.interchange.c3voc.write import _dump_at, with_version
 from confsched.interchange.links import C3VOC_TYPES
+from confsched.interchange.pieces import Context, Keeper, Slots, billed, build_all, digest_of
 from confsched.interchange.programme import Programme, Session, SessionLink, Speaker
 
 SCHEMA_URL = "https://c3voc.de/schema/schedule2"  # the schema's own $id
@@ -69,10 +71,12 @@ def session_guid(*, slug: str, key: str) -> str:
 
 
 def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None,
+    keep: Keeper = build_all,
+) -> bytes:  # fmt: skip
     """The programme's published sessions as a schedule2 document that validates against
-    schema2.json (see the module's docstring for what the format makes of them).
+    schema2.json (see the module's docstring for what the format makes of them); each event
+    asked of `keep` (interchange/pieces.py).
 
     `now` is accepted like the other writers' but not written, so that identical programmes
     are identical bytes.
@@ -106,22 +110,33 @@ def render(
         }
         for index in range((last - first).days + 1)
     ]
-    events = [
-        _event2_json(
-            session,
-            slug=slug,
-            base_url=base_url,
-            zone=zone,
-            speakers=speakers,
-            track_slugs=track_slugs,
-        )  # fmt: skip
+    # Each event is a piece: a string holds its place in the skeleton (interchange/pieces.py).
+    slots = Slots()
+    events = [slots.slot(index) for index in range(len(shown))]
+    wanted: list[tuple[Session, Context]] = [
+        (session, (
+            slug, base_url, zone, billed(session.speakers, speakers),
+            track_slugs.get(session.track, ""),
+        ))
         for session in shown
-    ]
+    ]  # fmt: skip
     schedule: dict[str, object] = {"version": "", "conference": conference, "events": events}
     document = {"$schema": SCHEMA_URL, "generator": {"name": "confsched"}, "schedule": schedule}
+    parts = slots.split(_dump(document), before=b'"', after=b'"')
+    pieces = keep(f"{__name__}:event", wanted, render_event)
     # The version names the content: a hash of the document written with an empty version.
-    schedule["version"] = "confsched-" + hashlib.sha256(_dump(document)).hexdigest()[:16]
-    return _dump(document)
+    return with_version(parts, pieces, "confsched-" + digest_of(parts, pieces)[:16])
+
+
+def render_event(session: Session, context: Context) -> bytes:
+    """One event's JSON, indented as it stands in the document (in the list of events)."""
+    slug, base_url, zone, billing, track_slug = context
+    event = _event2_json(
+        session, slug=slug, base_url=base_url, zone=zone,
+        speakers={key: speaker for key, speaker in billing if speaker is not None},
+        track_slugs={session.track: track_slug} if session.track else {},
+    )  # fmt: skip
+    return _dump_at(event, depth=3)
 
 
 def _track_slugs(names: list[str]) -> dict[str, str]:

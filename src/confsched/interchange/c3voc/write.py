@@ -30,12 +30,13 @@ Writing follows the schema exactly, so that the output validates; its rules:
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
 from urllib.parse import quote, urljoin
+
+import orjson
 
 from confsched.core.text import slugify
 from confsched.interchange.c3voc.layout import (
@@ -51,6 +52,15 @@ from confsched.interchange.c3voc.layout import (
     layout,
 )
 from confsched.interchange.links import C3VOC_TYPES
+from confsched.interchange.pieces import (
+    Context,
+    Keeper,
+    Slots,
+    billed,
+    build_all,
+    digest_of,
+    joined,
+)
 from confsched.interchange.programme import Programme, Session, SessionLink, Speaker
 
 SCHEMA_URL = "https://c3voc.de/schedule/schema.json"
@@ -61,9 +71,11 @@ _WHOLE_NUMBER = re.compile(r"^[1-9][0-9]{0,17}$")
 
 
 def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
-    """The programme's scheduled sessions as a schedule.json that validates against schema.json.
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None,
+    keep: Keeper = build_all,
+) -> bytes:  # fmt: skip
+    """The programme's scheduled sessions as a schedule.json that validates against schema.json;
+    each event asked of `keep` (interchange/pieces.py).
 
     `now` is accepted like the other writers' but not written: the format has no field for it,
     and leaving it out keeps identical programmes byte-identical.
@@ -73,15 +85,17 @@ def render(
     zone, base_url, shown, rooms = laid.zone, laid.base_url, laid.sessions, laid.rooms
     by_day, first, last, speakers = laid.by_day, laid.first, laid.last, laid.speakers
 
+    # Each event is a piece: a string holds its place in the skeleton (interchange/pieces.py).
+    slots = Slots()
+    wanted: list[tuple[Session, Context]] = []
     days = []
     for index in range((last - first).days + 1):
         day = first + timedelta(days=index)
         sessions = by_day.get(day, [])
-        day_rooms: dict[str, list[dict]] = {room: [] for room in rooms}
+        day_rooms: dict[str, list[str]] = {room: [] for room in rooms}
         for session in sessions:
-            day_rooms.setdefault(session.room, []).append(
-                _event_json(session, slug=slug, base_url=base_url, zone=zone, speakers=speakers)
-            )
+            day_rooms.setdefault(session.room, []).append(slots.slot(len(wanted)))
+            wanted.append((session, (slug, base_url, zone, billed(session.speakers, speakers))))
         days.append(
             {
                 "index": index + 1,
@@ -116,9 +130,31 @@ def render(
         schedule["base_url"] = base_url
     schedule["conference"] = conference
     document = {"$schema": SCHEMA_URL, "generator": {"name": "confsched"}, "schedule": schedule}
+    parts = slots.split(_dump(document), before=b'"', after=b'"')
+    pieces = keep(f"{__name__}:event", wanted, render_event)
     # The version names the content: a hash of the document written with an empty version.
-    schedule["version"] = "confsched-" + hashlib.sha256(_dump(document)).hexdigest()[:16]
-    return _dump(document)
+    return with_version(parts, pieces, "confsched-" + digest_of(parts, pieces)[:16])
+
+
+def with_version(parts: list[bytes | int], pieces: list[bytes], version: str) -> bytes:
+    """The document joined, its empty "version" (in its head, before any event) filled."""
+    head = parts[0]
+    assert isinstance(head, bytes)  # noqa: S101 - the document starts with its head
+    filled = head.replace(b'"version": ""', b'"version": ' + orjson.dumps(version), 1)
+    return joined([filled, *parts[1:]], pieces)
+
+
+def render_event(session: Session, context: Context) -> bytes:
+    """One event's JSON, indented as it stands in the document (in a room's list of a day)."""
+    slug, base_url, zone, billing = context
+    speakers = {key: speaker for key, speaker in billing if speaker is not None}
+    event = _event_json(session, slug=slug, base_url=base_url, zone=zone, speakers=speakers)
+    return _dump_at(event, depth=7)
+
+
+def _dump_at(value: object, *, depth: int) -> bytes:
+    """`value` as _dump writes it `depth` levels deep in a document (no final newline)."""
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n" + b"  " * depth)
 
 
 def _event_json(

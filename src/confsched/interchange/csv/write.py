@@ -9,14 +9,17 @@ import io
 from datetime import datetime, tzinfo
 
 from confsched.interchange.csv.read import _FORMULA_STARTS, _SEPARATING_SEMICOLON, COLUMNS
+from confsched.interchange.pieces import Context, Keeper, billed, build_all
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
 
 def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
-    """The programme's scheduled sessions as confsched CSV (UTF-8 with a BOM, CRLF)."""
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None,
+    keep: Keeper = build_all,
+) -> bytes:  # fmt: skip
+    """The programme's scheduled sessions as confsched CSV (UTF-8 with a BOM, CRLF), each row
+    asked of `keep` (interchange/pieces.py)."""
     # slug, base_url and now make the writers' common signature: a CSV row holds no link and
     # no timestamp, so the output depends on the programme alone.
     del slug, base_url, now
@@ -27,29 +30,41 @@ def render(
         for session in programme.sessions
         if session.starts_at is not None and not session.is_cancelled and not session.needs_review
     }
+    head = io.StringIO()
+    csv.writer(head, lineterminator="\r\n").writerow(COLUMNS)
+    ordered = sorted(by_key.values(), key=lambda session: (session.starts_at, session.key))
+    wanted = [
+        (session, (zone, programme.timezone, billed(session.speakers, speakers)))
+        for session in ordered
+    ]
+    rows = keep(f"{__name__}:row", wanted, render_row)
+    return b"".join([("\ufeff" + head.getvalue()).encode("utf-8"), *rows])
+
+
+def render_row(session: Session, context: Context) -> bytes:
+    """One session's line (interchange/pieces.py), UTF-8, ending in CRLF."""
+    zone, timezone, named = context
+    speakers = {key: speaker for key, speaker in named if speaker is not None}
+    row = {
+        "key": session.key,
+        "title": session.title,
+        "kind": session.kind,
+        "starts_at": _iso(session.starts_at, zone),
+        "ends_at": _iso(session.ends_at, zone) if session.ends_at else "",
+        "timezone": timezone,
+        "room": session.room,
+        "track": session.track,
+        "level": session.level,
+        "language": session.language,
+        "speakers": _speakers_cell(session, speakers),
+        "abstract": session.abstract,
+        "slides": "yes" if session.has_slides else "no",
+        "links": _links_cell(session),
+        "seats": "" if session.seats is None else str(session.seats),
+    }
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
-    for session in sorted(by_key.values(), key=lambda session: (session.starts_at, session.key)):
-        row = {
-            "key": session.key,
-            "title": session.title,
-            "kind": session.kind,
-            "starts_at": _iso(session.starts_at, zone),
-            "ends_at": _iso(session.ends_at, zone) if session.ends_at else "",
-            "timezone": programme.timezone,
-            "room": session.room,
-            "track": session.track,
-            "level": session.level,
-            "language": session.language,
-            "speakers": _speakers_cell(session, speakers),
-            "abstract": session.abstract,
-            "slides": "yes" if session.has_slides else "no",
-            "links": _links_cell(session),
-            "seats": "" if session.seats is None else str(session.seats),
-        }
-        writer.writerow(guard_cell(row[column]) for column in COLUMNS)
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+    csv.writer(out, lineterminator="\r\n").writerow(guard_cell(row[column]) for column in COLUMNS)
+    return out.getvalue().encode("utf-8")
 
 
 def _iso(value: datetime | None, zone: tzinfo) -> str:

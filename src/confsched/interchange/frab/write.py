@@ -42,11 +42,20 @@ import re
 import uuid
 from datetime import date, datetime, time, timedelta, tzinfo
 from urllib.parse import quote
-from xml.etree.ElementTree import Element, SubElement, indent, tostring
+from xml.etree.ElementTree import Comment, Element, SubElement, indent, tostring
 
 from confsched.core.text import slugify
 from confsched.interchange.frab.read import _HTTP
 from confsched.interchange.links import C3VOC_TYPES
+from confsched.interchange.pieces import (
+    Context,
+    Keeper,
+    Slots,
+    billed,
+    build_all,
+    digest_of,
+    joined,
+)
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -62,9 +71,11 @@ _ID_LIMIT = 2**31  # apps store ids in 32-bit ints
 
 
 def render(
-    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None
-) -> bytes:
-    """The programme's scheduled sessions as a schedule.xml valid against the c3voc XSD."""
+    programme: Programme, *, slug: str, base_url: str = "", now: datetime | None = None,
+    keep: Keeper = build_all,
+) -> bytes:  # fmt: skip
+    """The programme's scheduled sessions as a schedule.xml valid against the c3voc XSD; each
+    `<event>` asked of `keep` (interchange/pieces.py)."""
     del now  # the version is a hash of the content, so output never depends on the clock
     zone = programme_zone(programme.timezone)
     chosen = {
@@ -94,7 +105,7 @@ def render(
 
     root = Element("schedule")
     SubElement(root, "generator", name="confsched")
-    version = SubElement(root, "version")
+    SubElement(root, "version")
     conference = SubElement(root, "conference")
     if _ACRONYM.fullmatch(prefix):
         _add(conference, "acronym", prefix)
@@ -110,6 +121,10 @@ def render(
     for track in sorted({session.track for session in sessions if session.track}):
         SubElement(conference, "track", name=_safe(track))
 
+    # Each <event> is a piece (interchange/pieces.py): a comment holds its place in the
+    # skeleton, indented as the event would be, and the event's own text replaces it.
+    slots = Slots()
+    wanted: list[tuple[Session, Context]] = []
     for index, day in enumerate(days, start=1):
         day_start = datetime.combine(day, time(0), tzinfo=zone)
         day_end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
@@ -130,25 +145,41 @@ def render(
             room_guid = uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:room:{room}")
             room_element = SubElement(day_element, "room", name=_safe(room), guid=str(room_guid))
             for session in rooms[room]:
-                _event(
-                    room_element,
-                    session,
-                    zone=zone,
-                    slug=slug,
-                    prefix=prefix,
-                    event_id=ids[session.key],
-                    base=base,
-                    speakers=speakers,
+                room_element.append(Comment(slots.slot(len(wanted))))
+                context = (
+                    zone,
+                    slug,
+                    prefix,
+                    ids[session.key],
+                    base,
+                    billed(session.speakers, speakers),
                 )
+                wanted.append((session, context))
 
     indent(root, space="  ")
+    parts = slots.split(_serialize(root), before=b"<!--", after=b"-->")
+    pieces = keep(f"{__name__}:event", wanted, render_event)
     # The version is a hash of the document with an empty version, written into it afterwards.
-    version.text = hashlib.sha256(_serialize(root)).hexdigest()[:12]
-    return _serialize(root)
+    head = parts[0]
+    assert isinstance(head, bytes)  # noqa: S101 - the document starts with its head
+    stamp = digest_of(parts, pieces)[:12]
+    parts[0] = head.replace(b"<version />", f"<version>{stamp}</version>".encode(), 1)
+    return joined(parts, pieces)
+
+
+def render_event(session: Session, context: Context) -> bytes:
+    """One session's `<event>` element, indented as it stands in the document (under
+    schedule/day/room), without the whitespace after it."""
+    zone, slug, prefix, event_id, base, billing = context
+    element = _event(
+        session, zone=zone, slug=slug, prefix=prefix, event_id=event_id, base=base,
+        speakers={key: speaker for key, speaker in billing if speaker is not None},
+    )  # fmt: skip
+    indent(element, space="  ", level=3)
+    return tostring(element, encoding="unicode").encode()
 
 
 def _event(
-    parent: Element,
     session: Session,
     *,
     zone: tzinfo,
@@ -157,12 +188,11 @@ def _event(
     event_id: int,
     base: str,
     speakers: dict[str, Speaker],
-) -> None:
+) -> Element:
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = _local(session.starts_at, zone)
     length = (session.ends_at - session.starts_at) if session.ends_at else timedelta(0)
-    element = SubElement(
-        parent,
+    element = Element(
         "event",
         guid=_uuid(session.key, f"confsched:{slug}:{session.key}"),
         id=str(event_id),
@@ -197,6 +227,7 @@ def _event(
             written.text = _safe(link.title or link.url)
     if base:
         _add(element, "feedback_url", f"{base}/sessions/{quote(session.key, safe='')}/feedback/")
+    return element
 
 
 def _add(parent: Element, tag: str, text: str) -> Element:

@@ -117,11 +117,13 @@ def render_ical(
     for session in scheduled:
         url = url_for(session.key) if url_for else None
         mine = (personal or {}).get(session.key)
+        # A session or speaker read by snapshot() stands for its fingerprint, a digest of its
+        # every field, whose repr costs a fraction of the whole's.
         digest = hashlib.blake2b(
             repr(
-                (session, session.sequence, session.last_modified, programme.location, zone,
-                 uid_domain, url, now, [speakers.get(b.speaker_key) for b in session.speakers],
-                 mine)
+                (session.fingerprint or session, session.sequence, session.last_modified,
+                 programme.location, zone, uid_domain, url, now,
+                 [_shown(speakers.get(b.speaker_key)) for b in session.speakers], mine)
             ).encode(),
             digest_size=20,
         ).digest()  # fmt: skip
@@ -153,6 +155,11 @@ def render_ical(
 
 
 _END = b"END:VCALENDAR\r\n"
+
+
+def _shown(speaker: Speaker | None) -> object:
+    return speaker.fingerprint or speaker if speaker is not None else None
+
 
 _HTTP = re.compile(r"https?://\S+")
 

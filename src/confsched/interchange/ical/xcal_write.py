@@ -38,6 +38,7 @@ from confsched.interchange.ical.xcal_read import (
     NAMESPACE,
     PENTABARF_NAMESPACE,
 )
+from confsched.interchange.pieces import Context, Keeper, Slots, billed, build_all, joined
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -53,8 +54,10 @@ def render(
     now: datetime | None = None,
     uid_domain: str = "",
     url_for: Callable[[str], str] | None = None,
+    keep: Keeper = build_all,
 ) -> bytes:
-    """The programme's scheduled sessions as one xCal document, UTF-8 with a declaration.
+    """The programme's scheduled sessions as one xCal document, UTF-8 with a declaration; each
+    <vevent> asked of `keep` (interchange/pieces.py).
 
     UIDs are "{key}@{uid_domain}", the domain defaulting to base_url's host; with neither, the
     bare key. Session URLs come from `url_for`, else "{base_url}/{slug}/sessions/{key}/".
@@ -74,18 +77,36 @@ def render(
         _add(properties, "x-wr-timezone", "text", programme.timezone)
     components = ET.SubElement(vcalendar, "components")
     speakers = {speaker.key: speaker for speaker in programme.speakers}
+    slots = Slots()
+    wanted: list[tuple[Session, Context]] = []
     for session in _scheduled(programme):
-        _add_event(
-            components,
-            session,
-            programme=programme,
-            speakers=speakers,
-            uid=f"{session.key}@{domain}" if domain else session.key,
-            url=_session_url(session, slug=slug, base_url=base_url, url_for=url_for),
-            now=now,
-        )
+        components.append(ET.Comment(slots.slot(len(wanted))))
+        context = (
+            programme.location, billed(session.speakers, speakers),
+            f"{session.key}@{domain}" if domain else session.key,
+            _session_url(session, slug=slug, base_url=base_url, url_for=url_for), now,
+        )  # fmt: skip
+        wanted.append((session, context))
+    return _joined(root, slots, keep(f"{__name__}:vevent", wanted, render_vevent))
+
+
+def render_vevent(session: Session, context: Context) -> bytes:
+    """One session's RFC 6321 <vevent>, indented as it stands under <components>."""
+    location, billing, uid, url, now = context
+    speakers = {key: speaker for key, speaker in billing if speaker is not None}
+    vevent = _event(session, location=location, speakers=speakers, uid=uid, url=url, now=now)
+    return _piece(vevent, level=3)
+
+
+def _piece(element: ET.Element, *, level: int) -> bytes:
+    ET.indent(element, level=level)
+    return ET.tostring(element, encoding="utf-8")
+
+
+def _joined(root: ET.Element, slots: Slots, pieces: list[bytes]) -> bytes:
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    skeleton = ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    return joined(slots.split(skeleton, before=b"<!--", after=b"-->"), pieces)
 
 
 def render_pentabarf(
@@ -95,9 +116,10 @@ def render_pentabarf(
     base_url: str = "",
     uid_domain: str = "",
     url_for: Callable[[str], str] | None = None,
+    keep: Keeper = build_all,
 ) -> bytes:
     """The programme's scheduled sessions in the frab/pentabarf xCal dialect (Giggity's), UTF-8
-    with a declaration; UIDs and URLs as `render` makes them.
+    with a declaration; UIDs and URLs as `render` makes them; each <vevent> asked of `keep`.
 
     Times are the wall-clock time in the programme's zone (named in x-wr-timezone), as frab and
     pretalx write them; a programme without a zone is written in UTC, with a trailing "Z".
@@ -118,36 +140,49 @@ def render_pentabarf(
         if text:
             _flat(vcalendar, tag, text)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
+    slots = Slots()
+    wanted: list[tuple[Session, Context]] = []
     for session in _scheduled(programme):
-        assert session.starts_at is not None  # only scheduled sessions get here
-        vevent = ET.SubElement(vcalendar, "vevent")
-        _flat(vevent, "method", "PUBLISH")
-        _flat(vevent, "uid", f"{session.key}@{domain}" if domain else session.key)
-        _flat(vevent, "pentabarf:event-slug", session.key)
-        _flat(vevent, "pentabarf:title", session.title)
-        if session.language:
-            _flat(vevent, "pentabarf:language-code", session.language)
-        _flat(vevent, "dtstart", _wall_clock(session.starts_at, zone))
-        _flat(vevent, "dtend", _wall_clock(session.ends_at or session.starts_at, zone))
-        _flat(
-            vevent, "summary", f"{session.kind}: {session.title}" if session.kind else session.title
-        )
-        _flat(vevent, "description", calendar_description(session, speakers))
-        _flat(vevent, "class", "PUBLIC")
-        _flat(vevent, "status", "CANCELLED" if session.is_cancelled else "CONFIRMED")
-        if session.track:
-            _flat(vevent, "category", session.track)
-        if url := _session_url(session, slug=slug, base_url=base_url, url_for=url_for):
-            _flat(vevent, "url", url)
-        # Giggity's rooms are the locations: the room alone, and present even when empty.
-        _flat(vevent, "location", session.room)
-        for billing in session.speakers:
-            speaker = speakers.get(billing.speaker_key)
-            _flat(vevent, "attendee", speaker.name if speaker else billing.speaker_key)
-        for link in session.links:
-            _flat(vevent, "attach", link.url)
-    ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+        vcalendar.append(ET.Comment(slots.slot(len(wanted))))
+        context = (
+            zone, billed(session.speakers, speakers),
+            f"{session.key}@{domain}" if domain else session.key,
+            _session_url(session, slug=slug, base_url=base_url, url_for=url_for),
+        )  # fmt: skip
+        wanted.append((session, context))
+    return _joined(root, slots, keep(f"{__name__}:pentabarf-vevent", wanted, render_flat_vevent))
+
+
+def render_flat_vevent(session: Session, context: Context) -> bytes:
+    """One session's <vevent> in the frab/pentabarf dialect, indented as under <vcalendar>."""
+    zone, named, uid, url = context
+    speakers = {key: speaker for key, speaker in named if speaker is not None}
+    assert session.starts_at is not None  # only scheduled sessions get here
+    vevent = ET.Element("vevent")
+    _flat(vevent, "method", "PUBLISH")
+    _flat(vevent, "uid", uid)
+    _flat(vevent, "pentabarf:event-slug", session.key)
+    _flat(vevent, "pentabarf:title", session.title)
+    if session.language:
+        _flat(vevent, "pentabarf:language-code", session.language)
+    _flat(vevent, "dtstart", _wall_clock(session.starts_at, zone))
+    _flat(vevent, "dtend", _wall_clock(session.ends_at or session.starts_at, zone))
+    _flat(vevent, "summary", f"{session.kind}: {session.title}" if session.kind else session.title)
+    _flat(vevent, "description", calendar_description(session, speakers))
+    _flat(vevent, "class", "PUBLIC")
+    _flat(vevent, "status", "CANCELLED" if session.is_cancelled else "CONFIRMED")
+    if session.track:
+        _flat(vevent, "category", session.track)
+    if url:
+        _flat(vevent, "url", url)
+    # Giggity's rooms are the locations: the room alone, and present even when empty.
+    _flat(vevent, "location", session.room)
+    for billing in session.speakers:
+        speaker = speakers.get(billing.speaker_key)
+        _flat(vevent, "attendee", speaker.name if speaker else billing.speaker_key)
+    for link in session.links:
+        _flat(vevent, "attach", link.url)
+    return _piece(vevent, level=2)
 
 
 def _scheduled(programme: Programme) -> list[Session]:
@@ -180,23 +215,23 @@ def _wall_clock(value: datetime, zone: tzinfo | None) -> str:
     return value.astimezone(zone).strftime("%Y%m%dT%H%M%S")
 
 
-def _add_event(
-    parent: ET.Element,
+def _event(
     session: Session,
     *,
-    programme: Programme,
+    location: str,
     speakers: dict[str, Speaker],
     uid: str,
     url: str,
     now: datetime | None,
-) -> None:
+) -> ET.Element:
     assert session.starts_at is not None  # only scheduled sessions get here
     last_modified = (
         _utc(session.last_modified, f"session {session.key!r}: last_modified")
         if session.last_modified is not None
         else None
     )
-    properties = ET.SubElement(ET.SubElement(parent, "vevent"), "properties")
+    vevent = ET.Element("vevent")
+    properties = ET.SubElement(vevent, "properties")
     _add(properties, "uid", "text", uid)
     _add(properties, "dtstamp", "date-time", _stamp(last_modified or now or FALLBACK_DTSTAMP))
     _add(properties, "dtstart", "date-time", _stamp(session.starts_at))
@@ -205,8 +240,8 @@ def _add_event(
     _add(properties, "summary", "text", summary)
     if description := calendar_description(session, speakers):
         _add(properties, "description", "text", description)
-    if location := ", ".join(part for part in (session.room, programme.location) if part):
-        _add(properties, "location", "text", location)
+    if place := ", ".join(part for part in (session.room, location) if part):
+        _add(properties, "location", "text", place)
     if session.track:
         _add(properties, "categories", "text", session.track)
     if url:
@@ -217,6 +252,7 @@ def _add_event(
     _add(properties, "status", "text", "CANCELLED" if session.is_cancelled else "CONFIRMED")
     if last_modified is not None:
         _add(properties, "last-modified", "date-time", _stamp(last_modified))
+    return vevent
 
 
 def _add(properties: ET.Element, name: str, value_type: str, value: str) -> None:

@@ -12,7 +12,7 @@ from confsched.web.site.calendars import conditional_response, event_etag
 from confsched.web.site.compression import Rendition
 from confsched.web.site.pages import event_or_404
 from confsched.web.site.shared_cache import cache_publicly
-from confsched.web.site.stencils import kept
+from confsched.web.site.stencils import kept, kept_pieces
 
 
 @require_safe
@@ -31,10 +31,11 @@ def export(request: HttpRequest, event: str, extension: str) -> HttpResponse:
     etag = event_etag(event_row, "export", extension)
 
     def render() -> HttpResponse:
-        # Rendered and compressed once per schedule version and site address.
+        # Rendered and compressed once per schedule version and site address; of a new
+        # version, only the pieces of the sessions that changed are rendered (kept_pieces).
         rendition = kept(
             f"export:{etag}:{site}",
-            lambda: Rendition(render_export(event_row, extension, base_url=site)),
+            lambda: Rendition(render_export(event_row, extension, base_url=site, keep=kept_pieces)),
         )
         response = rendition.response(request, writer.content_type)
         if extension == "csv":

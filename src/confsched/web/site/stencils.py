@@ -15,19 +15,26 @@ shared cache (Redis when REDIS_URL is set) hands them to other processes.
 from __future__ import annotations
 
 import gc
+import hashlib
 import re
 import secrets
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from isal import isal_zlib
 
+from confsched import interchange
+from confsched.interchange import programme as pm
+from confsched.interchange.pieces import Build, Context
+from confsched.programme.services.export import forget_snapshots
 from confsched.web.site.compression import FINAL_EMPTY_BLOCK, GZIP_LEVEL, gzip_header
 
 STENCIL_TTL = 24 * 3600
@@ -237,25 +244,32 @@ calendar_entries = _LocalCache(32 * 1024 * 1024, sizeof=len)
 # Per-session parts (a card, a star) by a digest of everything they show: a page built after a
 # change of one session renders that session's parts and finds every other one here.
 session_parts = _LocalCache(48 * 1024 * 1024, sizeof=len)
+# Export pieces (kept_pieces) apart from cards, so that neither pushes the other out: the six
+# exports of 5,000 sessions are 50 MB of pieces in all.
+export_pieces = _LocalCache(96 * 1024 * 1024, sizeof=len)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
 ItemT = TypeVar("ItemT", bound=Hashable)
+TextT = TypeVar("TextT", str, bytes)
 
 
 def kept_parts(
-    keys: Mapping[ItemT, str], build: Callable[[list[ItemT]], Mapping[ItemT, str]]
-) -> dict[ItemT, str]:
+    keys: Mapping[ItemT, str],
+    build: Callable[[list[ItemT]], Mapping[ItemT, TextT]],
+    *,
+    local: _LocalCache = session_parts,
+) -> dict[ItemT, TextT]:
     """The text kept under each item's key (here, then in the shared cache, in one round trip),
     and for the others what `build(those items)` gives, which is then kept in both.
 
     A key is a digest of everything its text is made from, so nothing kept can be stale: a
     changed session has a new key, and its old text is simply never asked for again.
     """
-    found: dict[ItemT, str] = {}
+    found: dict[ItemT, TextT] = {}
     missing: list[ItemT] = []
     for item, key in keys.items():
-        text = session_parts.get(key)
+        text = local.get(key)
         if text is None:
             missing.append(item)
         else:
@@ -268,16 +282,54 @@ def kept_parts(
     for item in missing:
         text = from_shared.get(keys[item])
         if text is not None:
-            session_parts.put(keys[item], text)
+            local.put(keys[item], text)
             found[item] = text
     unbuilt = [item for item in missing if item not in found]
     built = build(unbuilt) if unbuilt else {}
     for item, text in built.items():
-        session_parts.put(keys[item], text)
+        local.put(keys[item], text)
         found[item] = text
     if built and shared:
         cache.set_many({keys[item]: text for item, text in built.items()}, STENCIL_TTL)
     return found
+
+
+def kept_pieces(kind: str, wanted: Sequence[tuple[Any, Context]], build: Build) -> list[bytes]:
+    """A writer's pieces (interchange/pieces.py), kept as session parts are: each under a
+    digest of its session, its context (everything else it shows) and the writers' code, so
+    that an export after a change renders the pieces of the sessions that changed."""
+    code = _writers_digest()
+    keys = {
+        index: "piece:"
+        + hashlib.blake2b(
+            repr((code, kind, _shown(session), _shown(context))).encode(), digest_size=16
+        ).hexdigest()
+        for index, (session, context) in enumerate(wanted)
+    }
+    texts = kept_parts(
+        keys, lambda missing: {i: build(*wanted[i]) for i in missing}, local=export_pieces
+    )
+    return [texts[index] for index in range(len(wanted))]
+
+
+def _shown(value: Any) -> Any:
+    """`value` for a piece's digest: a session or speaker that a snapshot read stands for its
+    fingerprint (a digest of its every field), whose repr costs less than the whole's."""
+    if isinstance(value, pm.Session | pm.Speaker) and value.fingerprint:
+        return value.fingerprint
+    if isinstance(value, tuple):
+        return tuple(_shown(item) for item in value)
+    return value
+
+
+@lru_cache(maxsize=1)
+def _writers_digest() -> str:
+    """A digest of the writers' source: pieces kept in the shared cache by an older release
+    are not joined into a newer one's documents."""
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(Path(interchange.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
@@ -316,7 +368,10 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
 
 
 def forget_local_stencils() -> None:
-    """Drop this process's copies (tests; the shared cache is cleared on its own)."""
+    """Drop this process's copies (tests; the shared cache is cleared on its own), and what
+    its snapshots built (export.snapshot), as a new process has neither."""
+    forget_snapshots()
     _local.clear()
     calendar_entries.clear()
     session_parts.clear()
+    export_pieces.clear()
