@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+from django.db import connections
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from confsched.core.prepared import Prepared
@@ -116,19 +117,25 @@ OUTLINE_FIELDS = (
     "is_cancelled", "seats",
 )  # fmt: skip
 FACET_FIELDS = ("id", "name", "slug", "position")
+_STARTS_AT, _ENDS_AT, _HAS_SLIDES, _IS_CANCELLED = (
+    OUTLINE_FIELDS.index(name) for name in ("starts_at", "ends_at", "has_slides", "is_cancelled")
+)
 
 
 def published_outline(event: Event) -> list[Outline]:
     """What `published_sessions(event, with_texts=False)` lists, as outlines, in two queries
     whatever the event's size. Sessions whose cards are not kept are then read whole
-    (`published_sessions(..., pks=...)`), usually none or a few."""
+    (`published_sessions(..., pks=...)`), usually none or a few.
+
+    Read through the cursor, not the ORM's row converters: every page after a change reads
+    the whole outline (5,000 rows), and its few distinct times are converted once each."""
     billing: dict[int, list[tuple[str, str]]] = {}
     links = (
         SessionSpeaker.objects.filter(session__event=event)
         .order_by("session_id", "position", "pk")
         .values_list("session_id", "speaker__name", "affiliation", "speaker__company")
     )
-    for session_id, name, affiliation, company in links:
+    for session_id, name, affiliation, company in _raw_rows(links):
         billing.setdefault(session_id, []).append((name, affiliation or company))
     facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
     rows = (
@@ -138,30 +145,49 @@ def published_outline(event: Event) -> list[Outline]:
         .values_list(*OUTLINE_FIELDS, *facet_columns)
     )
     facets: dict[tuple[str, int], Any] = {}
+    moments: dict[Any, datetime | None] = {None: None}
     outlines = []
     width = len(FACET_FIELDS)
-    for row in rows:
-        values = dict(zip(OUTLINE_FIELDS, row, strict=False))
+    first_facet = len(OUTLINE_FIELDS)
+    for row in _raw_rows(rows):
+        related = []
         for index, (name, model) in enumerate(_FACET_MODELS):
-            start = len(OUTLINE_FIELDS) + index * width
-            pk, *fields = row[start : start + width]
+            start = first_facet + index * width
+            pk = row[start]
             if pk is None:
-                values[name] = None
+                related.append(None)
                 continue
             if (name, pk) not in facets:
-                named = dict(zip(FACET_FIELDS[1:], fields, strict=True))
+                named = dict(zip(FACET_FIELDS[1:], row[start + 1 : start + width], strict=True))
                 facets[name, pk] = model(id=pk, event=event, **named)  # type: ignore[misc]
-            values[name] = facets[name, pk]
-        outlines.append(Outline(**values, event=event, billing=billing.get(row[0], [])))
+            related.append(facets[name, pk])
+        for column in (_STARTS_AT, _ENDS_AT):
+            if row[column] not in moments:
+                moments[row[column]] = _moment(row[column])
+        outlines.append(
+            Outline(
+                *row[:_STARTS_AT], moments[row[_STARTS_AT]], moments[row[_ENDS_AT]],  # type: ignore[arg-type]
+                bool(row[_HAS_SLIDES]), bool(row[_IS_CANCELLED]), row[_IS_CANCELLED + 1],
+                *related, event=event, billing=billing.get(row[0], []),
+            )
+        )  # fmt: skip
     return outlines
 
 
-# The columns of an outline, and of its room, track and level.
-OUTLINE_FIELDS = (
-    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
-    "is_cancelled", "seats",
-)  # fmt: skip
-FACET_FIELDS = ("pk", "name", "slug", "position")
+def _raw_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a values_list query as the database driver gives them (no converters)."""
+    sql, params = rows.query.sql_with_params()
+    with connections[rows.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _moment(value: Any) -> datetime:
+    """An aware UTC datetime from a driver's value: PostgreSQL's driver gives one; SQLite
+    gives the text Django stored, naive UTC."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:
