@@ -237,6 +237,9 @@ calendar_entries = _LocalCache(32 * 1024 * 1024, sizeof=len)
 # Per-session parts (a card, a star) by a digest of everything they show: a page built after a
 # change of one session renders that session's parts and finds every other one here.
 session_parts = _LocalCache(48 * 1024 * 1024, sizeof=len)
+# The last list or grid built per address, zone and language (schedule/frames.py), the next
+# version's starting point.
+page_frames = _LocalCache(64 * 1024 * 1024)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
@@ -280,10 +283,12 @@ def kept_parts(
     return found
 
 
-def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
+def kept(key: str, build: Callable[[], SizedT], *, collect: bool = True) -> SizedT:
     """What is stored under `key` (here, then in the shared cache), else built and kept.
 
     Keys name the schedule version they were built from, so nothing kept can be stale.
+    `collect`: run a full collection after a build (see below); False for a builder that
+    collects only when it did build a page whole (schedule/frames.py).
     """
     found: Any = _local.get(key)
     if found is not None:
@@ -304,7 +309,8 @@ def kept(key: str, build: Callable[[], SizedT]) -> SizedT:
                     found = build()
                     # A build leaves thousands of model instances and template nodes in
                     # reference cycles; collected now, they never add up to the next build's.
-                    gc.collect()
+                    if collect:
+                        gc.collect()
                     if shared:
                         cache.set(key, found, STENCIL_TTL)
                 _local.put(key, found)
@@ -320,3 +326,4 @@ def forget_local_stencils() -> None:
     _local.clear()
     calendar_entries.clear()
     session_parts.clear()
+    page_frames.clear()
