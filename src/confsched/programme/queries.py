@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, tzinfo
+from typing import Any, cast
 
 from django.db import connections
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
@@ -145,12 +145,13 @@ def published_outline(event: Event) -> list[Outline]:
         .values_list(*OUTLINE_FIELDS, *facet_columns)
     )
     facets: dict[tuple[str, int], Any] = {}
+    zone = connections[rows.db].timezone or UTC
     moments: dict[Any, datetime | None] = {None: None}
     outlines = []
     width = len(FACET_FIELDS)
     first_facet = len(OUTLINE_FIELDS)
     for row in _raw_rows(rows):
-        related = []
+        related: list[Any] = []
         for index, (name, model) in enumerate(_FACET_MODELS):
             start = first_facet + index * width
             pk = row[start]
@@ -163,12 +164,16 @@ def published_outline(event: Event) -> list[Outline]:
             related.append(facets[name, pk])
         for column in (_STARTS_AT, _ENDS_AT):
             if row[column] not in moments:
-                moments[row[column]] = _moment(row[column])
+                moments[row[column]] = _moment(row[column], zone)
+        pk, key, title, kind, language = row[:_STARTS_AT]
+        starts_at = cast(datetime, moments[row[_STARTS_AT]])  # published: never None
         outlines.append(
             Outline(
-                *row[:_STARTS_AT], moments[row[_STARTS_AT]], moments[row[_ENDS_AT]],  # type: ignore[arg-type]
-                bool(row[_HAS_SLIDES]), bool(row[_IS_CANCELLED]), row[_IS_CANCELLED + 1],
-                *related, event=event, billing=billing.get(row[0], []),
+                pk=pk, key=key, title=title, kind=kind, language=language, starts_at=starts_at,
+                ends_at=moments[row[_ENDS_AT]], has_slides=bool(row[_HAS_SLIDES]),
+                is_cancelled=bool(row[_IS_CANCELLED]), seats=row[_IS_CANCELLED + 1],
+                room=related[0], track=related[1], level=related[2], event=event,
+                billing=billing.get(pk, []),
             )
         )  # fmt: skip
     return outlines
@@ -182,12 +187,12 @@ def _raw_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
-def _moment(value: Any) -> datetime:
-    """An aware UTC datetime from a driver's value: PostgreSQL's driver gives one; SQLite
-    gives the text Django stored, naive UTC."""
-    if isinstance(value, datetime):
-        return value
-    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+def _moment(value: Any, zone: tzinfo) -> datetime:
+    """An aware datetime from a driver's value, as Django's converters make it: PostgreSQL's
+    driver gives one; SQLite's gives it naive (or the text) in the connection's zone (UTC)."""
+    if not isinstance(value, datetime):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=zone)
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from copy import copy
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpResponse
 
+from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.fragments import attach_cards, attach_star_urls, card_shown
-from confsched.web.site.stencils import Hole, Markers, Part, Stencil, page_frames
+from confsched.web.site.stencils import Hole, Markers, Part, Stencil, page_frames, page_outlines
 
 # The hole names that bound a card on a page being cut into a frame (never left in a stencil).
 CARD_START, CARD_END = "card", "cardend"
@@ -44,14 +46,12 @@ class Frame:
     event: tuple[Any, ...]
     layout: tuple[tuple[Any, ...], ...]
     shown: dict[int, tuple[Any, ...]]
-    parts: list[Part]
-    cards: dict[int, int]  # a session's pk: the index of its card in `parts`
-    stars: dict[int, tuple[list[Part], list[Part]]]
-    status: int
+    stencil: Stencil
+    cards: dict[int, int]  # a session's pk: the index of its card among the stencil's pieces
 
     @property
     def size(self) -> int:
-        return sum(len(part) for part in self.parts if not isinstance(part, Hole))
+        return self.stencil.size
 
 
 def event_fields(event: Event, *extra: object) -> tuple[Any, ...]:
@@ -81,20 +81,22 @@ def layout_of(outline: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
 
 
 def framed_stencil(
-    place: str, *, event: tuple[Any, ...], outline: list, render: FrameRender,
+    place: str, *, event: tuple[Any, ...], outline: Sequence[Any], render: FrameRender,
     star_parts: StarParts, card_context: dict[str, Any], likely_full: frozenset[str],
 ) -> Stencil:  # fmt: skip
     """The page's stencil: the frame kept for `place` with the changed cards spliced in when
     the outline is laid out as it was, else the page rendered whole (and kept as the frame)."""
-    for session in outline:
-        session.is_likely_full = session.key in likely_full
     layout = layout_of(outline)
     previous: Frame | None = page_frames.get(place)
     if previous is not None and previous.event == event and previous.layout == layout:
-        frame = _patched(previous, outline, star_parts=star_parts, card_context=card_context)
+        frame = _patched(
+            previous, outline, star_parts=star_parts, card_context=card_context,
+            likely_full=likely_full,
+        )  # fmt: skip
     else:
         markers = Markers()
-        page, sessions = render(markers, outline)
+        # Copies: a page sets its cards and controls on its sessions; the outline is shared.
+        page, sessions = render(markers, [copy(session) for session in outline])
         frame = _cut(markers.cut(page.content), sessions, event=event, layout=layout,
                      stars=star_parts(sessions), status=page.status_code)  # fmt: skip
         del page, sessions
@@ -102,7 +104,18 @@ def framed_stencil(
         # in reference cycles, collected now (a splice leaves next to none: no collection).
         gc.collect()
     page_frames.put(place, frame)
-    return Stencil(frame.parts, stars=frame.stars, status=frame.status)
+    return frame.stencil
+
+
+def outline_of(event: Event) -> tuple[Any, ...]:
+    """The event's published outline at its version, read once per process: shared, so read
+    only (a page works on copies)."""
+    key = (event.pk, event.updated_at)
+    outline = page_outlines.get(key)
+    if outline is None:
+        outline = tuple(queries.published_outline(event))
+        page_outlines.put(key, outline)
+    return outline
 
 
 def unframed(parts: list[Part]) -> list[Part]:
@@ -111,21 +124,30 @@ def unframed(parts: list[Part]) -> list[Part]:
 
 
 def _patched(
-    previous: Frame, outline: list, *, star_parts: StarParts, card_context: dict[str, Any]
-) -> Frame:
-    shown = {s.pk: card_shown(s) for s in outline if s.pk in previous.shown}
-    changed = [s for s in outline if s.pk in shown and shown[s.pk] != previous.shown[s.pk]]
-    if not changed:
-        return Frame(previous.event, previous.layout, shown, previous.parts, previous.cards,
-                     previous.stars, previous.status)  # fmt: skip
-    attach_cards(changed, **card_context)
-    attach_star_urls(changed, event=card_context["event"])
-    parts = previous.parts.copy()
+    previous: Frame, outline: Sequence[Any], *, star_parts: StarParts,
+    card_context: dict[str, Any], likely_full: frozenset[str],
+) -> Frame:  # fmt: skip
+    shown = {
+        s.pk: card_shown(s, is_likely_full=s.key in likely_full)
+        for s in outline
+        if s.pk in previous.shown
+    }
+    changed = [copy(s) for s in outline if s.pk in shown and shown[s.pk] != previous.shown[s.pk]]
     for session in changed:
-        parts[previous.cards[session.pk]] = session.card.encode()
-    stars = previous.stars | star_parts(changed)
-    return Frame(previous.event, previous.layout, shown, parts, previous.cards, stars,
-                 previous.status)  # fmt: skip
+        session.is_likely_full = session.key in likely_full
+    stencil = previous.stencil
+    if changed:
+        attach_cards(changed, **card_context)
+        attach_star_urls(changed, event=card_context["event"])
+        stars = star_parts(changed)
+        pieces = {previous.cards[s.pk]: s.card.encode() for s in changed}
+        starred = {}
+        for session in changed:
+            (plain,), (filled,) = stars[session.pk]  # one piece each (pages.star_parts)
+            pieces[stencil.spans[session.pk][0]] = plain  # type: ignore[assignment]
+            starred[session.pk] = filled
+        stencil = stencil.replaced(pieces, starred)  # type: ignore[arg-type]
+    return Frame(previous.event, previous.layout, shown, stencil, previous.cards)
 
 
 def _cut(
@@ -133,16 +155,20 @@ def _cut(
     layout: tuple[tuple[Any, ...], ...], stars: dict[int, tuple[list[Part], list[Part]]],
     status: int,
 ) -> Frame:  # fmt: skip
-    """The frame of a page cut at its markers: the card marks dropped, each card's index kept."""
+    """The frame of a page cut at its markers: the card marks dropped, each card's index among
+    the stencil's pieces kept (a star's span counts its plain pieces)."""
     parts: list[Part] = []
     cards: dict[int, int] = {}
+    pieces = 0
     for part in marked:
         if isinstance(part, Hole) and part.name == CARD_START:
-            cards[part.session] = len(parts)
+            cards[part.session] = pieces
         elif not (isinstance(part, Hole) and part.name == CARD_END):
             parts.append(part)
-    return Frame(event, layout, {s.pk: card_shown(s) for s in sessions}, parts, cards, stars,
-                 status)  # fmt: skip
+            is_star = isinstance(part, Hole) and part.name == "star"
+            pieces += len(stars[part.session][0]) if is_star else 1  # type: ignore[union-attr]
+    stencil = Stencil(parts, stars=stars, status=status)
+    return Frame(event, layout, {s.pk: card_shown(s) for s in sessions}, stencil, cards)
 
 
 def _is_card_mark(part: Part) -> bool:

@@ -26,6 +26,7 @@ from confsched.web.schedule.frames import (
     CARD_START,
     event_fields,
     framed_stencil,
+    outline_of,
     unframed,
 )
 from confsched.web.schedule.pages import (
@@ -70,7 +71,7 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
             return Stencil(parts, stars=star_parts(sessions), status=page.status_code)
         return framed_stencil(
             place, event=event_fields(event, describe_zone(viewer.zone, event_moment(event))),
-            outline=queries.published_outline(event), likely_full=full,
+            outline=outline_of(event), likely_full=full,
             render=lambda markers, outline: render(markers, set(), outline),
             star_parts=star_parts, card_context={
                 "event": event, "zone": viewer.zone, "heading": _heading(layout)

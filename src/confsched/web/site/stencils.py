@@ -91,6 +91,22 @@ class Stencil:
         self.plain = _Deflated(self.pieces, self.holes)
         self.size = sum(len(piece) for piece in self.pieces if piece is not None) + self.plain.size
 
+    def replaced(self, pieces: Mapping[int, bytes], starred: Mapping[int, bytes]) -> Stencil:
+        """This page with the pieces at `pieces`' indexes replaced, and the stars of `starred`'s
+        sessions (each star one piece: plain in `pieces`, starred here), without cutting the
+        page again: what a changed card costs (schedule/frames.py)."""
+        copy = object.__new__(Stencil)
+        copy.status, copy.holes, copy.spans = self.status, self.holes, self.spans
+        copy.pieces = self.pieces.copy()
+        for index, piece in pieces.items():
+            if self.pieces[index] is None:
+                raise ValueError(f"piece {index} is a hole, not text")
+            copy.pieces[index] = piece
+        copy.starred = self.starred | {pk: [piece] for pk, piece in starred.items()}
+        copy.plain = _Deflated(copy.pieces, copy.holes)
+        copy.size = sum(len(p) for p in copy.pieces if p is not None) + copy.plain.size
+        return copy
+
     def _extend(self, parts: list[Part]) -> None:
         for part in parts:
             if isinstance(part, bytes):
@@ -240,6 +256,9 @@ session_parts = _LocalCache(48 * 1024 * 1024, sizeof=len)
 # The last list or grid built per address, zone and language (schedule/frames.py), the next
 # version's starting point.
 page_frames = _LocalCache(64 * 1024 * 1024)
+# The outline those pages read, per event and version: the first page after a change reads it,
+# the others (the grid, other zones and languages) find it. A few versions of a few events.
+page_outlines = _LocalCache(8, sizeof=lambda outline: 1)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
@@ -327,3 +346,4 @@ def forget_local_stencils() -> None:
     calendar_entries.clear()
     session_parts.clear()
     page_frames.clear()
+    page_outlines.clear()
