@@ -20,7 +20,7 @@ import secrets
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
@@ -33,6 +33,9 @@ from confsched.web.site.compression import FINAL_EMPTY_BLOCK, GZIP_LEVEL, gzip_h
 STENCIL_TTL = 24 * 3600
 # Process-local copies: enough for every layout and zone of a few events, bounded in bytes.
 LOCAL_BYTES = 64 * 1024 * 1024
+# A kept page is compressed in runs of about this many bytes (and at its holes): a changed card
+# compresses its run again, not the page. Each run ends with a sync flush (about 1 % larger).
+RUN_BYTES = 128 * 1024
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,9 @@ class Stencil:
                 raise ValueError(f"piece {index} is a hole, not text")
             copy.pieces[index] = piece
         copy.starred = self.starred | {pk: [piece] for pk, piece in starred.items()}
-        copy.plain = _Deflated(copy.pieces, copy.holes)
-        copy.size = sum(len(p) for p in copy.pieces if p is not None) + copy.plain.size
+        copy.plain = self.plain.replaced(copy.pieces, pieces.keys())
+        grown = sum(len(piece) - len(self.pieces[index] or b"") for index, piece in pieces.items())
+        copy.size = self.size + grown + copy.plain.size - self.plain.size
         return copy
 
     def _extend(self, parts: list[Part]) -> None:
@@ -146,18 +150,42 @@ class _Deflated:
     def __init__(self, pieces: list[bytes | None], holes: dict[str, list[int]]) -> None:
         names = {index: name for name, indexes in holes.items() for index in indexes}
         self.sequence: list[str | tuple[bytes, int, int]] = []
-        run: list[bytes] = []
+        # Per item of the sequence, the pieces it is made of: [start, end).
+        self.ranges: list[tuple[int, int]] = []
+        start, size = -1, 0
         for index, piece in enumerate(pieces + [None]):
             if piece is not None:
-                run.append(piece)
+                start = index if start < 0 else start
+                size += len(piece)
+                if size >= RUN_BYTES:  # a run of its own, compressed again only if it changes
+                    self._add_run(pieces, start, index + 1)
+                    start, size = -1, 0
                 continue
-            if run:
-                data = b"".join(run)
-                self.sequence.append((_deflate(data, level=3), isal_zlib.crc32(data), len(data)))
-                run = []
+            if start >= 0:
+                self._add_run(pieces, start, index)
+                start, size = -1, 0
             if index < len(pieces):
                 self.sequence.append(names[index])
+                self.ranges.append((index, index + 1))
         self.size = sum(len(item[0]) for item in self.sequence if isinstance(item, tuple))
+
+    def _add_run(self, pieces: list[bytes | None], start: int, end: int) -> None:
+        self.sequence.append(_run(pieces, start, end))
+        self.ranges.append((start, end))
+
+    def replaced(self, pieces: list[bytes | None], changed: Collection[int]) -> _Deflated:
+        """The runs of `pieces`, which differ from this one's only at the `changed` indexes
+        (text pieces): those runs compressed again, the others as they are."""
+        copy = object.__new__(_Deflated)
+        copy.ranges = self.ranges
+        copy.sequence = [
+            _run(pieces, start, end)
+            if not isinstance(item, str) and any(start <= index < end for index in changed)
+            else item
+            for item, (start, end) in zip(self.sequence, self.ranges, strict=True)
+        ]
+        copy.size = sum(len(item[0]) for item in copy.sequence if isinstance(item, tuple))
+        return copy
 
     def gzip(self, values: dict[str, bytes], *, padded: bool = True) -> bytes:
         chunks = [gzip_header(padded=padded)]
@@ -175,6 +203,12 @@ class _Deflated:
         chunks.append(FINAL_EMPTY_BLOCK)
         chunks.append(struct.pack("<II", crc, length & 0xFFFFFFFF))
         return b"".join(chunks)
+
+
+def _run(pieces: list[bytes | None], start: int, end: int) -> tuple[bytes, int, int]:
+    """Pieces [start, end) compressed as a run: its deflate, CRC-32 and length."""
+    data = b"".join(pieces[start:end])  # type: ignore[arg-type]  # text pieces only
+    return _deflate(data, level=3), isal_zlib.crc32(data), len(data)
 
 
 def _deflate(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
