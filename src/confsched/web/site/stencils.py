@@ -34,8 +34,11 @@ STENCIL_TTL = 24 * 3600
 # Process-local copies: enough for every layout and zone of a few events, bounded in bytes.
 LOCAL_BYTES = 64 * 1024 * 1024
 # A kept page is compressed in runs of about this many bytes (and at its holes): a changed card
-# compresses its run again, not the page. Each run ends with a sync flush (about 1 % larger).
+# compresses its run again (and the next, which refers back into it), not the page. A run
+# refers back into the end of the one before it (deflate's window), as one stream would: at
+# 5,000 sessions the page compresses 0.5 to 0.7 % larger than in one run.
 RUN_BYTES = 128 * 1024
+WINDOW = 32 * 1024
 
 
 @dataclass(frozen=True)
@@ -150,40 +153,58 @@ class _Deflated:
     def __init__(self, pieces: list[bytes | None], holes: dict[str, list[int]]) -> None:
         names = {index: name for name, indexes in holes.items() for index in indexes}
         self.sequence: list[str | tuple[bytes, int, int]] = []
-        # Per item of the sequence, the pieces it is made of: [start, end).
+        # Per item of the sequence, the pieces it is made of ([start, end)), and whether it is a
+        # run compressed against the end of the run before it (no hole in between).
         self.ranges: list[tuple[int, int]] = []
-        start, size = -1, 0
+        self.chained: list[bool] = []
+        start, size, tail = -1, 0, None
         for index, piece in enumerate(pieces + [None]):
             if piece is not None:
                 start = index if start < 0 else start
                 size += len(piece)
                 if size >= RUN_BYTES:  # a run of its own, compressed again only if it changes
-                    self._add_run(pieces, start, index + 1)
+                    tail = self._add_run(pieces, start, index + 1, tail)
                     start, size = -1, 0
                 continue
             if start >= 0:
-                self._add_run(pieces, start, index)
+                self._add_run(pieces, start, index, tail)
                 start, size = -1, 0
+            tail = None  # no back-reference crosses a hole
             if index < len(pieces):
                 self.sequence.append(names[index])
                 self.ranges.append((index, index + 1))
+                self.chained.append(False)
         self.size = sum(len(item[0]) for item in self.sequence if isinstance(item, tuple))
 
-    def _add_run(self, pieces: list[bytes | None], start: int, end: int) -> None:
-        self.sequence.append(_run(pieces, start, end))
+    def _add_run(
+        self, pieces: list[bytes | None], start: int, end: int, window: bytes | None
+    ) -> bytes:
+        run, tail = _run(pieces, start, end, window)
+        self.sequence.append(run)
         self.ranges.append((start, end))
+        self.chained.append(window is not None)
+        return tail
 
     def replaced(self, pieces: list[bytes | None], changed: Collection[int]) -> _Deflated:
         """The runs of `pieces`, which differ from this one's only at the `changed` indexes
-        (text pieces): those runs compressed again, the others as they are."""
+        (text pieces): those runs compressed again, and each run chained to one of them (its
+        window changed); the others as they are."""
         copy = object.__new__(_Deflated)
-        copy.ranges = self.ranges
-        copy.sequence = [
-            _run(pieces, start, end)
-            if not isinstance(item, str) and any(start <= index < end for index in changed)
-            else item
-            for item, (start, end) in zip(self.sequence, self.ranges, strict=True)
-        ]
+        copy.ranges, copy.chained = self.ranges, self.chained
+        copy.sequence = []
+        touched = False  # whether the item before holds a changed piece
+        for position, (item, (start, end)) in enumerate(
+            zip(self.sequence, self.ranges, strict=True)
+        ):
+            chained = self.chained[position]
+            was_touched, touched = touched, any(start <= index < end for index in changed)
+            if not isinstance(item, str) and (touched or (chained and was_touched)):
+                window = None
+                if chained:
+                    before = self.ranges[position - 1]
+                    window = b"".join(pieces[before[0] : before[1]])[-WINDOW:]  # type: ignore[arg-type]
+                item = _run(pieces, start, end, window)[0]
+            copy.sequence.append(item)
         copy.size = sum(len(item[0]) for item in copy.sequence if isinstance(item, tuple))
         return copy
 
@@ -205,15 +226,24 @@ class _Deflated:
         return b"".join(chunks)
 
 
-def _run(pieces: list[bytes | None], start: int, end: int) -> tuple[bytes, int, int]:
-    """Pieces [start, end) compressed as a run: its deflate, CRC-32 and length."""
+def _run(
+    pieces: list[bytes | None], start: int, end: int, window: bytes | None
+) -> tuple[tuple[bytes, int, int], bytes]:
+    """Pieces [start, end) compressed as a run (its deflate, CRC-32 and length), against
+    `window`, the end of the run just before it in the stream; and this run's own end."""
     data = b"".join(pieces[start:end])  # type: ignore[arg-type]  # text pieces only
-    return _deflate(data, level=3), isal_zlib.crc32(data), len(data)
+    return (_deflate(data, level=3, window=window), isal_zlib.crc32(data), len(data)), data[
+        -WINDOW:
+    ]
 
 
-def _deflate(data: bytes, *, level: int = GZIP_LEVEL) -> bytes:
-    """Raw deflate of `data`, not final, ending on a byte boundary."""
-    deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+def _deflate(data: bytes, *, level: int = GZIP_LEVEL, window: bytes | None = None) -> bytes:
+    """Raw deflate of `data`, not final, ending on a byte boundary; with `window` (what the
+    stream holds just before it), referring back into that as a continuous stream does."""
+    if window:
+        deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15, zdict=window)
+    else:
+        deflater = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
     return deflater.compress(data) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
