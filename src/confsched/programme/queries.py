@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, cast
 
@@ -108,6 +108,16 @@ class Outline:
     level: Level | None
     event: Event
     billing: list[tuple[str, str]]
+    # The columns it was read from, as the driver gave them (OUTLINE_FIELDS, then FACET_FIELDS
+    # of its room, track and level): two versions of a session are laid out and shown alike
+    # when these and `billing` are equal (web/schedule/frames.py).
+    row: tuple[Any, ...] = field(default=(), repr=False)
+
+    def copy(self) -> Outline:
+        """A copy to set a page's attributes on (cards, controls): the outline may be shared."""
+        copied = object.__new__(Outline)
+        copied.__dict__.update(self.__dict__)
+        return copied
 
 
 _FACET_MODELS = (("room", Room), ("track", Track), ("level", Level))
@@ -117,6 +127,14 @@ OUTLINE_FIELDS = (
     "is_cancelled", "seats",
 )  # fmt: skip
 FACET_FIELDS = ("id", "name", "slug", "position")
+# The columns of an outline's `row` that place it on a page (not its key, title, kind, language
+# nor whether it is cancelled: its card shows those): its times, slides, seats, and its room,
+# track and level (their slug, name and position: facets show, filter and order by them).
+LAYOUT_COLUMNS = tuple(
+    index
+    for index, name in enumerate(OUTLINE_FIELDS)
+    if name not in ("key", "title", "kind", "language", "is_cancelled")
+) + tuple(range(len(OUTLINE_FIELDS), len(OUTLINE_FIELDS) + 3 * len(FACET_FIELDS)))
 _STARTS_AT, _ENDS_AT, _HAS_SLIDES, _IS_CANCELLED = (
     OUTLINE_FIELDS.index(name) for name in ("starts_at", "ends_at", "has_slides", "is_cancelled")
 )
@@ -173,7 +191,7 @@ def published_outline(event: Event) -> list[Outline]:
                 ends_at=moments[row[_ENDS_AT]], has_slides=bool(row[_HAS_SLIDES]),
                 is_cancelled=bool(row[_IS_CANCELLED]), seats=row[_IS_CANCELLED + 1],
                 room=related[0], track=related[1], level=related[2], event=event,
-                billing=billing.get(pk, []),
+                billing=billing.get(pk, []), row=row,
             )
         )  # fmt: skip
     return outlines

@@ -98,18 +98,13 @@ def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> st
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
-def card_shown(
-    session: Session | queries.Outline, *, is_likely_full: bool | None = None
-) -> tuple[object, ...]:
-    """What a session's card (and its star: key and title) shows, beyond the page's `base`
-    (`is_likely_full` when given, else the session's attribute)."""
-    if is_likely_full is None:
-        is_likely_full = getattr(session, "is_likely_full", False)
+def card_shown(session: Session | queries.Outline) -> tuple[object, ...]:
+    """What a session's card (and its star: key and title) shows, beyond the page's `base`."""
     return (
         session.key, session.title, session.language, session.kind,
         session.starts_at, session.ends_at, session.room.name if session.room else None,
         _billing(session),
-        session.is_cancelled, is_likely_full,
+        session.is_cancelled, getattr(session, "is_likely_full", False),
         session.track.name if session.track else None,
         session.level.name if session.level else None, session.has_slides,
     )  # fmt: skip
