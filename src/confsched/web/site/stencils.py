@@ -321,8 +321,9 @@ session_parts = _LocalCache(48 * 1024 * 1024, sizeof=len)
 # version's starting point.
 page_frames = _LocalCache(64 * 1024 * 1024)
 # The outline those pages read, per event and version: the first page after a change reads it,
-# the others (the grid, other zones and languages) find it. A few versions of a few events.
-page_outlines = _LocalCache(8, sizeof=lambda outline: 1)
+# the others (the grid, other zones and languages) find it. Four (about 5.5 MB each at 5,000
+# sessions): the versions being asked for of the events being changed.
+page_outlines = _LocalCache(4, sizeof=lambda outline: 1)
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
