@@ -125,11 +125,14 @@ def apply_filters(
         # The unfiltered page (the one most asked for): every session matches, and an option's
         # count is how many sessions have it.
         every = list(sessions)
-        counts = {
-            facet: Counter(facet_value(session, facet, zone) for session in every)
-            for facet in FACETS
-        }
-        return FilterResult(sessions=every, counts=counts, unknown=unknown)
+        return FilterResult(
+            sessions=every,
+            counts={
+                facet: Counter(facet_value(session, facet, zone) for session in every)
+                for facet in FACETS
+            },
+            unknown=unknown,
+        )
     rows: list[tuple[object, dict[str, str], bool]] = []
     for session in sessions:
         values = {facet: facet_value(session, facet, zone) for facet in FACETS}
