@@ -21,7 +21,7 @@ from django.test import Client
 from confsched.agenda.models import AgendaItem
 from confsched.programme.models import Session
 from confsched.programme.services import load_programme
-from confsched.web.site.stencils import Hole, Markers, Stencil
+from confsched.web.site.stencils import Hole, Markers, Part, Stencil
 from tests.conftest import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
@@ -164,6 +164,50 @@ def test_a_stencils_plain_page_gzipped_is_the_plain_fill_with_a_valid_trailer() 
     assert gzip.decompress(other) == stencil.fill(
         values={"csrf": b"token-2", "account": b""}, starred=set()
     )
+
+
+def test_a_stencil_with_pieces_replaced_fills_and_gzips_with_them() -> None:
+    stencil = _stencil()
+    values = {"csrf": b"T", "account": b"me"}
+    rest = "<i>the rest</i>" * 50
+    # Pieces: <p>, account, </p><form>, csrf, </form>, star 7, |, star 9, the rest.
+    changed = stencil.replaced({6: b"/", 7: b"<b>o</b>"}, {9: b"<b>*9</b>"})
+    assert changed.fill(values=values, starred=set()).decode() == (
+        "<p>me</p><form>T</form><b>☆</b>/<b>o</b>" + rest
+    )
+    assert changed.fill(values=values, starred={7, 9}).decode() == (
+        "<p>me</p><form>T</form><b>★7</b>/<b>*9</b>" + rest
+    )
+    assert gzip.decompress(changed.gzip_plain(values=values)) == changed.fill(
+        values=values, starred=set()
+    )
+    assert stencil.fill(values=values, starred={9}).decode() == (
+        "<p>me</p><form>T</form><b>☆</b>|<b>★9</b>" + rest
+    )
+    with pytest.raises(ValueError, match="piece 3 is a hole, not text"):
+        stencil.replaced({3: b"x"}, {})
+
+
+def test_a_long_page_is_compressed_in_runs_and_a_replaced_piece_compresses_its_own() -> None:
+    parts: list[Part] = [f"<p>{number}</p>".encode() * 2000 for number in range(100)]
+    parts[40:40] = [Hole("csrf")]
+    stencil = Stencil(parts, stars={})
+    runs = [item for item in stencil.plain.sequence if isinstance(item, tuple)]
+    assert (len(runs), len(stencil.plain.sequence)) == (13, 14)
+    changed = stencil.replaced({70: b"<p>changed</p>"}, {})
+    # The run holding piece 70 and the next, compressed against its end, are made again.
+    same = [
+        item is other
+        for item, other in zip(stencil.plain.sequence, changed.plain.sequence, strict=True)
+    ]
+    assert same == [True] * 9 + [False, False] + [True] * 3
+    # No run refers back across the hole (its value differs per request).
+    assert stencil.plain.chained == [False] + [True] * 4 + [False, False] + [True] * 7
+    values = {"csrf": b"T"}
+    assert gzip.decompress(changed.gzip_plain(values=values)) == changed.fill(
+        values=values, starred=set()
+    )
+    assert b"<p>changed</p><p>70</p>" in changed.fill(values=values, starred=set())
 
 
 def test_a_star_control_may_not_hold_a_hole() -> None:

@@ -121,6 +121,18 @@ def apply_filters(
         filters = replace(filters, **{facet: kept})  # type: ignore[arg-type]  # a tuple field
     # Each word must start a word of the text: "hat" finds "Red Hat", not "that".
     patterns = [re.compile(rf"\b{re.escape(word)}") for word in fold(filters.q).split()]
+    if not patterns and not any(getattr(filters, facet) for facet in FACETS):
+        # The unfiltered page (the one most asked for): every session matches, and an option's
+        # count is how many sessions have it.
+        every = list(sessions)
+        return FilterResult(
+            sessions=every,
+            counts={
+                facet: Counter(facet_value(session, facet, zone) for session in every)
+                for facet in FACETS
+            },
+            unknown=unknown,
+        )
     rows: list[tuple[object, dict[str, str], bool]] = []
     for session in sessions:
         values = {facet: facet_value(session, facet, zone) for facet in FACETS}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from typing import Any, cast
 
+from django.db import connections
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from confsched.core.prepared import Prepared
@@ -107,6 +108,16 @@ class Outline:
     level: Level | None
     event: Event
     billing: list[tuple[str, str]]
+    # The columns it was read from, as the driver gave them (OUTLINE_FIELDS, then FACET_FIELDS
+    # of its room, track and level): two versions of a session are laid out and shown alike
+    # when these and `billing` are equal (web/schedule/frames.py).
+    row: tuple[Any, ...] = field(default=(), repr=False)
+
+    def copy(self) -> Outline:
+        """A copy to set a page's attributes on (cards, controls): the outline may be shared."""
+        copied = object.__new__(Outline)
+        copied.__dict__.update(self.__dict__)
+        return copied
 
 
 _FACET_MODELS = (("room", Room), ("track", Track), ("level", Level))
@@ -116,19 +127,33 @@ OUTLINE_FIELDS = (
     "is_cancelled", "seats",
 )  # fmt: skip
 FACET_FIELDS = ("id", "name", "slug", "position")
+# The columns of an outline's `row` that place it on a page (not its key, title, kind, language
+# nor whether it is cancelled: its card shows those): its times, slides, seats, and its room,
+# track and level (their slug, name and position: facets show, filter and order by them).
+LAYOUT_COLUMNS = tuple(
+    index
+    for index, name in enumerate(OUTLINE_FIELDS)
+    if name not in ("key", "title", "kind", "language", "is_cancelled")
+) + tuple(range(len(OUTLINE_FIELDS), len(OUTLINE_FIELDS) + 3 * len(FACET_FIELDS)))
+_STARTS_AT, _ENDS_AT, _HAS_SLIDES, _IS_CANCELLED = (
+    OUTLINE_FIELDS.index(name) for name in ("starts_at", "ends_at", "has_slides", "is_cancelled")
+)
 
 
 def published_outline(event: Event) -> list[Outline]:
     """What `published_sessions(event, with_texts=False)` lists, as outlines, in two queries
     whatever the event's size. Sessions whose cards are not kept are then read whole
-    (`published_sessions(..., pks=...)`), usually none or a few."""
+    (`published_sessions(..., pks=...)`), usually none or a few.
+
+    Read through the cursor, not the ORM's row converters: every page after a change reads
+    the whole outline (5,000 rows), and its few distinct times are converted once each."""
     billing: dict[int, list[tuple[str, str]]] = {}
     links = (
         SessionSpeaker.objects.filter(session__event=event)
         .order_by("session_id", "position", "pk")
         .values_list("session_id", "speaker__name", "affiliation", "speaker__company")
     )
-    for session_id, name, affiliation, company in links:
+    for session_id, name, affiliation, company in _raw_rows(links):
         billing.setdefault(session_id, []).append((name, affiliation or company))
     facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
     rows = (
@@ -138,30 +163,54 @@ def published_outline(event: Event) -> list[Outline]:
         .values_list(*OUTLINE_FIELDS, *facet_columns)
     )
     facets: dict[tuple[str, int], Any] = {}
+    zone = connections[rows.db].timezone or UTC
+    moments: dict[Any, datetime | None] = {None: None}
     outlines = []
     width = len(FACET_FIELDS)
-    for row in rows:
-        values = dict(zip(OUTLINE_FIELDS, row, strict=False))
+    first_facet = len(OUTLINE_FIELDS)
+    for row in _raw_rows(rows):
+        related: list[Any] = []
         for index, (name, model) in enumerate(_FACET_MODELS):
-            start = len(OUTLINE_FIELDS) + index * width
-            pk, *fields = row[start : start + width]
+            start = first_facet + index * width
+            pk = row[start]
             if pk is None:
-                values[name] = None
+                related.append(None)
                 continue
             if (name, pk) not in facets:
-                named = dict(zip(FACET_FIELDS[1:], fields, strict=True))
+                named = dict(zip(FACET_FIELDS[1:], row[start + 1 : start + width], strict=True))
                 facets[name, pk] = model(id=pk, event=event, **named)  # type: ignore[misc]
-            values[name] = facets[name, pk]
-        outlines.append(Outline(**values, event=event, billing=billing.get(row[0], [])))
+            related.append(facets[name, pk])
+        for column in (_STARTS_AT, _ENDS_AT):
+            if row[column] not in moments:
+                moments[row[column]] = _moment(row[column], zone)
+        pk, key, title, kind, language = row[:_STARTS_AT]
+        starts_at = cast(datetime, moments[row[_STARTS_AT]])  # published: never None
+        outlines.append(
+            Outline(
+                pk=pk, key=key, title=title, kind=kind, language=language, starts_at=starts_at,
+                ends_at=moments[row[_ENDS_AT]], has_slides=bool(row[_HAS_SLIDES]),
+                is_cancelled=bool(row[_IS_CANCELLED]), seats=row[_IS_CANCELLED + 1],
+                room=related[0], track=related[1], level=related[2], event=event,
+                billing=billing.get(pk, []), row=row,
+            )
+        )  # fmt: skip
     return outlines
 
 
-# The columns of an outline, and of its room, track and level.
-OUTLINE_FIELDS = (
-    "pk", "key", "title", "kind", "language", "starts_at", "ends_at", "has_slides",
-    "is_cancelled", "seats",
-)  # fmt: skip
-FACET_FIELDS = ("pk", "name", "slug", "position")
+def _raw_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a values_list query as the database driver gives them (no converters)."""
+    sql, params = rows.query.sql_with_params()
+    with connections[rows.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _moment(value: Any, zone: tzinfo) -> datetime:
+    """An aware datetime from a driver's value, as Django's converters make it: PostgreSQL's
+    driver gives one; SQLite's gives it naive (or the text) in the connection's zone (UTC)."""
+    if not isinstance(value, datetime):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=zone)
 
 
 def _with_speaker_events(sessions: list[Session], event: Event) -> list[Session]:

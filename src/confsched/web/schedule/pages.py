@@ -68,26 +68,29 @@ def without_unknown_parameters(
 
 def personal_page(
     request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender,
-    parameters: tuple[str, ...] = ZONE_ONLY,
+    parameters: tuple[str, ...] = ZONE_ONLY, build: Callable[[str], Stencil] | None = None,
 ) -> HttpResponse:  # fmt: skip
     """A page that is the same for everyone but for the CSRF token, the account corner and
     the stars: built once per schedule version, address, zone and language (see stencils), then
-    filled
-    in for this request. Parameters other than `parameters` are redirected away."""
+    filled in for this request. Parameters other than `parameters` are redirected away.
+
+    `build`, given the page's place (all of its key but the version), builds its stencil
+    instead of `render` with markers (the list and grid: schedule/frames.py)."""
     if redirect_away := without_unknown_parameters(request, parameters):
         return redirect_away
     starred = stars.starred_ids(request, event)
     if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which stencils must equal
         return render(None, starred)[0]
     query, _ = canonical_query(request, parameters)
-    key = "page:" + hashlib.sha256(
-        "\n".join(
-            (str(event.pk), event.updated_at.isoformat(), name, viewer.zone.key, page_language(),
-             "fragment" if is_results_fragment(request) else "page",
-             f"{request.scheme}://{request.get_host()}{request.path}?{query}")
-        ).encode()
-    ).hexdigest()  # fmt: skip
-    stencil = kept(key, lambda: _stencil(request, render))
+    place = "\n".join(
+        (str(event.pk), name, viewer.zone.key, page_language(),
+         "fragment" if is_results_fragment(request) else "page",
+         f"{request.scheme}://{request.get_host()}{request.path}?{query}")
+    )  # fmt: skip
+    key = "page:" + hashlib.sha256(f"{event.updated_at.isoformat()}\n{place}".encode()).hexdigest()
+    stencil = kept(
+        key, lambda: build(place) if build else _stencil(request, render), collect=build is None
+    )
     # A visitor with no cookie of the site gets the page everyone like them gets, which a
     # cache in front may keep: no token (their star form is checked by origin), no cookie.
     public = is_public_view(request, viewer)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import date
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -14,23 +15,32 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from confsched.core.timezones import zone_names
+from confsched.core.timezones import describe_zone, zone_names
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
 from confsched.programme.layout import Cell, days_and_slots, grid_days
 from confsched.programme.models import Event
 from confsched.web.agenda.seats import attach_seat_html
+from confsched.web.schedule.frames import (
+    CARD_END,
+    CARD_START,
+    event_fields,
+    framed_stencil,
+    outline_of,
+    unframed,
+)
 from confsched.web.schedule.pages import (
     SCHEDULE_PARAMETERS,
     is_results_fragment,
     marked,
     personal_page,
     star_html,
+    star_parts,
 )
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_cards, attach_star_urls
-from confsched.web.site.pages import event_or_404, event_page
-from confsched.web.site.stencils import Markers
+from confsched.web.site.pages import event_moment, event_or_404, event_page
+from confsched.web.site.stencils import Markers, Stencil
 from confsched.web.site.zones import ViewerZone, viewer_zone
 from confsched.web.staff.views import likely_full_session_keys
 
@@ -46,25 +56,53 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
     name = layout
     if full:
         name += ":full-" + hashlib.sha256(",".join(sorted(full)).encode()).hexdigest()[:16]
-    return personal_page(
-        request, event, viewer, name=name, parameters=SCHEDULE_PARAMETERS,
-        render=lambda markers, starred: _schedule_page(
+
+    def render(markers: Markers | None, starred: set[int], outline: list | None = None) -> Any:
+        return _schedule_page(
             request, event, viewer, layout=layout, is_fragment=is_fragment, starred=starred,
-            markers=markers, likely_full=full,
-        ),
+            markers=markers, likely_full=full, outline=outline,
+        )  # fmt: skip
+
+    def build(place: str) -> Stencil:
+        if parse_filters(dict(request.GET.lists())).q:  # a search reads whole sessions
+            markers = Markers()
+            page, sessions = render(markers, set())
+            parts = unframed(markers.cut(page.content))
+            return Stencil(parts, stars=star_parts(sessions), status=page.status_code)
+        return framed_stencil(
+            place, event=event_fields(event, describe_zone(viewer.zone, event_moment(event))),
+            outline=outline_of(event), likely_full=full,
+            render=lambda markers, outline: render(markers, set(), outline),
+            star_parts=star_parts, card_context={
+                "event": event, "zone": viewer.zone, "heading": _heading(layout)
+            },
+        )  # fmt: skip
+
+    return personal_page(
+        request, event, viewer, name=name, parameters=SCHEDULE_PARAMETERS, render=render,
+        build=build,
     )  # fmt: skip
+
+
+def _heading(layout: str) -> int:
+    """The level of the cards' headings: under the slot's on the list, the day's on the grid."""
+    return 4 if layout == "list" else 3
 
 
 def _schedule_page(
     request: HttpRequest, event: Event, viewer: ViewerZone, *, layout: str, is_fragment: bool,
     starred: set[int], markers: Markers | None, likely_full: frozenset[str] = frozenset(),
+    outline: list | None = None,
 ) -> tuple[HttpResponse, list]:  # fmt: skip
     filters = parse_filters(dict(request.GET.lists()))
-    # Free text searches abstracts and speakers; otherwise the page reads an outline, and
-    # whole rows only for the sessions whose cards are not kept (attach_cards).
+    # Free text searches abstracts and speakers; otherwise the page reads an outline (or is
+    # given the one its frame read), and whole rows only for the sessions whose cards are not
+    # kept (attach_cards).
     sessions = (
         queries.published_sessions(event, with_texts=True)
         if filters.q
+        else outline
+        if outline is not None
         else queries.published_outline(event)
     )
     options = _facet_options(sessions, viewer, chosen_dates=filters.date)
@@ -73,9 +111,7 @@ def _schedule_page(
     result = apply_filters(sessions, filters, zone=viewer.zone, known=known)
     for session in result.sessions:
         session.is_likely_full = session.key in likely_full
-    attach_cards(
-        result.sessions, event=event, zone=viewer.zone, heading=4 if layout == "list" else 3
-    )
+    attach_cards(result.sessions, event=event, zone=viewer.zone, heading=_heading(layout))
     attach_star_urls(result.sessions, event=event)
     for session in result.sessions:
         session.star_html = star_html(request, session, markers=markers, starred=starred)
@@ -85,9 +121,9 @@ def _schedule_page(
     # Each slot's cards (each grid row's cells) joined here, not by template loops over every
     # session and cell: the page around the cards is what a change costs.
     for slot in (slot for day in days or () for slot in day.slots):
-        slot.cards_html = _wraps(slot.sessions, "li")
+        slot.cards_html = _wraps(slot.sessions, "li", markers)
     for row in (row for day in grid or () for row in day.rows):
-        row.cells_html = _cells(row.cells)
+        row.cells_html = _cells(row.cells, markers)
     template = "confsched/_results.html" if is_fragment else "confsched/schedule.html"
     page = event_page(
         request, template, event=event, viewer=viewer, layout=layout, filters=filters,
@@ -98,18 +134,28 @@ def _schedule_page(
     return page, result.sessions
 
 
-def _wraps(sessions: list, tag: str) -> SafeString:
-    """The sessions' cards, each with its star and seat controls, in a "card-wrap" `tag`."""
+def _wraps(sessions: list, tag: str, markers: Markers | None) -> SafeString:
+    """The sessions' cards, each with its star and seat controls, in a "card-wrap" `tag`; with
+    `markers`, each card between the marks that let a frame replace it (frames.py)."""
+    start, end = (
+        (partial(markers.mark, CARD_START), partial(markers.mark, CARD_END))
+        if markers
+        else (_nothing, _nothing)
+    )
     return mark_safe(  # noqa: S308 - our own escaped parts; pk is an integer
         "".join(
-            f'<{tag} class="card-wrap" id="s-{session.pk}">'
-            f"{session.card}{session.star_html}{session.seat_html}</{tag}>"
+            f'<{tag} class="card-wrap" id="s-{session.pk}">{start(session.pk)}{session.card}'
+            f"{end(session.pk)}{session.star_html}{session.seat_html}</{tag}>"
             for session in sessions
         )
     )
 
 
-def _cells(cells: list[Cell | None]) -> SafeString:
+def _nothing(pk: int) -> str:  # noqa: ARG001 - in place of a marker
+    return ""
+
+
+def _cells(cells: list[Cell | None], markers: Markers | None) -> SafeString:
     """A grid row's cells: free, or holding the sessions that start there (none for a cell
     covered by one from a row above)."""
     return mark_safe(  # noqa: S308 - the cards are escaped parts; the rest are integers
@@ -117,7 +163,7 @@ def _cells(cells: list[Cell | None]) -> SafeString:
             '<td class="grid-free"></td>'
             if cell is None
             else f'<td class="grid-busy" rowspan="{cell.row_span}"><div class="grid-cell '
-            f'steps-{cell.steps}">{_wraps(cell.sessions, "div")}</div></td>'
+            f'steps-{cell.steps}">{_wraps(cell.sessions, "div", markers)}</div></td>'
             if cell.row_span
             else ""
             for cell in cells

@@ -94,15 +94,20 @@ def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> st
     """A digest of everything a session's card shows: a card is rendered again exactly when
     its session, a speaker's name or company, its room, track or level's name, "likely full"
     (which moves with the stars; the caller sets `is_likely_full`), or `base` changed."""
-    shown = (
-        base, session.key, session.title, session.language, session.kind,
+    shown = (base, *card_shown(session))
+    return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
+
+
+def card_shown(session: Session | queries.Outline) -> tuple[object, ...]:
+    """What a session's card (and its star: key and title) shows, beyond the page's `base`."""
+    return (
+        session.key, session.title, session.language, session.kind,
         session.starts_at, session.ends_at, session.room.name if session.room else None,
         _billing(session),
         session.is_cancelled, getattr(session, "is_likely_full", False),
         session.track.name if session.track else None,
         session.level.name if session.level else None, session.has_slides,
     )  # fmt: skip
-    return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
 
 def _billing(session: Session | queries.Outline) -> list[tuple[str, str]]:

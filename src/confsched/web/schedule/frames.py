@@ -1,0 +1,169 @@
+"""The list and the grid after a change: the previous version's page with the changed
+sessions' cards and stars replaced, when nothing else on it can have moved.
+
+A kept page (stencils.py) is named by the schedule version, so the first request after an
+organizer's edit builds the page again: at 5,000 sessions, reading and counting every session
+and running the template over the page. Most edits (a title, a speaker's name or company, a
+cancellation) change one card and nothing around it. So each process also keeps, per address,
+zone, language and layout (not per version), the last page it built as a *frame*: its stencil
+with each card's place among the pieces, and the outline rows (queries.Outline.row, and the
+speakers) it was built from. A new version whose sessions are the same in the same order, each
+changed one placed as before (queries.LAYOUT_COLUMNS), in an event whose own fields did not
+change, is the frame with the changed cards rendered again (or found kept) and spliced in: no
+filtering, counting, grouping nor template run.
+
+Anything else (a session moved, added, deleted or unpublished, a room, track or level edited, a
+rename that changes the order, the event edited, a search) builds the page whole, which becomes
+the next frame."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpResponse
+
+from confsched.programme import queries
+from confsched.programme.models import Event
+from confsched.web.site.fragments import attach_cards, attach_star_urls
+from confsched.web.site.stencils import Hole, Markers, Part, Stencil, page_frames, page_outlines
+
+# The hole names that bound a card on a page being cut into a frame (never left in a stencil).
+CARD_START, CARD_END = "card", "cardend"
+
+# Builds the page with markers from the outline already read; returns it and its sessions.
+FrameRender = Callable[[Markers, list], tuple[HttpResponse, list]]
+StarParts = Callable[[list], dict[int, tuple[list[Part], list[Part]]]]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A built page of the list or grid, and what it was built from."""
+
+    event: tuple[Any, ...]
+    order: tuple[int, ...]  # the published sessions' pks, in the page's order
+    rows: dict[int, tuple[tuple[Any, ...], list[tuple[str, str]]]]  # pk: (row, billing)
+    stencil: Stencil
+    cards: dict[int, int]  # a session's pk: the index of its card among the stencil's pieces
+
+    @property
+    def size(self) -> int:
+        return self.stencil.size
+
+
+def event_fields(event: Event, *extra: object) -> tuple[Any, ...]:
+    """Every field of the event but its version (`updated_at`), and `extra`."""
+    fields = event._meta.concrete_fields
+    return (*(getattr(event, f.attname) for f in fields if f.name != "updated_at"), *extra)
+
+
+def framed_stencil(
+    place: str, *, event: tuple[Any, ...], outline: Sequence[queries.Outline],
+    render: FrameRender, star_parts: StarParts, card_context: dict[str, Any],
+    likely_full: frozenset[str],
+) -> Stencil:  # fmt: skip
+    """The page's stencil: the frame kept for `place` with the changed cards spliced in when
+    the outline is laid out as it was, else the page rendered whole (and kept as the frame).
+
+    Laid out as it was: the same sessions in the same order (a title counts through it), and
+    each session whose row or speakers changed placed as before (queries.LAYOUT_COLUMNS). The
+    likely-full sessions are part of `place` (the page's name)."""
+    order = tuple(session.pk for session in outline)
+    rows = {session.pk: (session.row, session.billing) for session in outline}
+    previous: Frame | None = page_frames.get(place)
+    changed = _changed(previous, event=event, order=order, rows=rows)
+    if previous is not None and changed is not None:
+        shown = [session.copy() for session in outline if session.pk in changed]
+        for session in shown:
+            session.is_likely_full = session.key in likely_full
+        stencil = _spliced(previous, shown, star_parts=star_parts, card_context=card_context)
+        frame = Frame(event, order, rows, stencil, previous.cards)
+    else:
+        markers = Markers()
+        # Copies: a page sets its cards and controls on its sessions; the outline is shared.
+        page, sessions = render(markers, [session.copy() for session in outline])
+        frame = _cut(markers.cut(page.content), event=event, order=order, rows=rows,
+                     stars=star_parts(sessions), status=page.status_code)  # fmt: skip
+        del page, sessions
+        # What stencils.kept does after a build: the page's model instances and template nodes
+        # in reference cycles, collected now (a splice leaves next to none: no collection).
+        gc.collect()
+    page_frames.put(place, frame)
+    return frame.stencil
+
+
+def _changed(
+    previous: Frame | None, *, event: tuple[Any, ...], order: tuple[int, ...],
+    rows: dict[int, tuple[tuple[Any, ...], list[tuple[str, str]]]],
+) -> set[int] | None:  # fmt: skip
+    """The sessions on the previous page whose card shows something new, or None when the page
+    cannot be the previous one with cards replaced."""
+    if previous is None or previous.event != event or previous.order != order:
+        return None
+    changed = {pk for pk, row in rows.items() if row != previous.rows[pk]}
+    for pk in changed:
+        before, after = previous.rows[pk][0], rows[pk][0]
+        if any(before[column] != after[column] for column in queries.LAYOUT_COLUMNS):
+            return None
+    return changed & previous.cards.keys()  # filtered out: stays out (its layout is the same)
+
+
+def outline_of(event: Event) -> tuple[queries.Outline, ...]:
+    """The event's published outline at its version, read once per process: shared, so read
+    only (a page works on copies)."""
+    key = (event.pk, event.updated_at)
+    outline = page_outlines.get(key)
+    if outline is None:
+        outline = tuple(queries.published_outline(event))
+        page_outlines.put(key, outline)
+    return outline
+
+
+def unframed(parts: list[Part]) -> list[Part]:
+    """A page's parts without the marks around its cards (a page that is not kept as a frame)."""
+    return [part for part in parts if not _is_card_mark(part)]
+
+
+def _spliced(
+    previous: Frame, changed: list[Any], *, star_parts: StarParts, card_context: dict[str, Any]
+) -> Stencil:
+    """The previous page with the cards and stars of `changed` rendered again (or found kept)."""
+    if not changed:
+        return previous.stencil
+    attach_cards(changed, **card_context)
+    attach_star_urls(changed, event=card_context["event"])
+    stars = star_parts(changed)
+    stencil = previous.stencil
+    pieces = {previous.cards[session.pk]: session.card.encode() for session in changed}
+    starred = {}
+    for session in changed:
+        (plain,), (filled,) = stars[session.pk]  # one piece each (pages.star_parts)
+        pieces[stencil.spans[session.pk][0]] = plain  # type: ignore[assignment]
+        starred[session.pk] = filled
+    return stencil.replaced(pieces, starred)  # type: ignore[arg-type]
+
+
+def _cut(
+    marked: list[Part], *, event: tuple[Any, ...], order: tuple[int, ...],
+    rows: dict[int, tuple[tuple[Any, ...], list[tuple[str, str]]]],
+    stars: dict[int, tuple[list[Part], list[Part]]], status: int,
+) -> Frame:  # fmt: skip
+    """The frame of a page cut at its markers: the card marks dropped, each card's index among
+    the stencil's pieces kept (a star's span counts its plain pieces)."""
+    parts: list[Part] = []
+    cards: dict[int, int] = {}
+    pieces = 0
+    for part in marked:
+        if isinstance(part, Hole) and part.name == CARD_START:
+            cards[part.session] = pieces
+        elif not (isinstance(part, Hole) and part.name == CARD_END):
+            parts.append(part)
+            is_star = isinstance(part, Hole) and part.name == "star"
+            pieces += len(stars[part.session][0]) if is_star else 1  # type: ignore[union-attr]
+    return Frame(event, order, rows, Stencil(parts, stars=stars, status=status), cards)
+
+
+def _is_card_mark(part: Part) -> bool:
+    return isinstance(part, Hole) and part.name in (CARD_START, CARD_END)
