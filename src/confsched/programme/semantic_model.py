@@ -66,7 +66,8 @@ def export_onnx(model_dir: Path, target: Path) -> None:
     import torch  # noqa: PLC0415 - only the export needs torch
     from sentence_transformers import SentenceTransformer  # noqa: PLC0415
 
-    transformer = SentenceTransformer(str(model_dir), device="cpu")[0].auto_model.eval()
+    transformer: Any = SentenceTransformer(str(model_dir), device="cpu")[0].auto_model
+    transformer.eval()
 
     class Pooled(torch.nn.Module):
         def __init__(self) -> None:
