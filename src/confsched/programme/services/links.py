@@ -61,3 +61,15 @@ def set_links(session: Session, links: list[tuple[int, str]]) -> None:
         )
         for index, (speaker_id, affiliation) in enumerate(links)
     )
+
+
+def add_links(sessions: list[tuple[Session, list[tuple[int, str]]]]) -> None:
+    """The speakers of sessions just written (none has any yet), for all of them at once."""
+    SessionSpeaker.objects.bulk_create(
+        (
+            SessionSpeaker(session=row, speaker_id=pk, position=index, affiliation=affiliation)
+            for row, links in sessions
+            for index, (pk, affiliation) in enumerate(links)
+        ),
+        batch_size=500,
+    )

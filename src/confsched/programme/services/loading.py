@@ -25,6 +25,7 @@ from confsched.programme.models import (
 )
 from confsched.programme.services.identity import own_keys, refuse_new_identities
 from confsched.programme.services.links import (
+    add_links,
     has_slides_link,
     link_rows,
     session_links,
@@ -176,6 +177,9 @@ def load_programme(
         return bool(getattr(row, name) != value)
 
     changes: list[Change] = []
+    # New sessions and their speakers, written together after the loop (bulk_create gives them
+    # their ids): a first import of 5,000 sessions in a few statements, not three each.
+    fresh: list[tuple[Session, list[tuple[int, str]]]] = []
     # Sessions whose seats the file changes: pk -> (before, after).
     seats_now: dict[int, tuple[int | None, int | None]] = {}
     total = len(programme.sessions)
@@ -213,8 +217,7 @@ def load_programme(
                 **values,
             )  # fmt: skip
             row.note_first_start()
-            row.save(force_insert=True)
-            set_links(row, links)
+            fresh.append((row, links))
             new_refs += link_rows(row, incoming.links)
             report.created.append(row.full_title)
             changes.append(change_row(row, ChangeKind.ADDED))
@@ -280,6 +283,8 @@ def load_programme(
             report.flagged.append((row.full_title, incoming.review_note))
         if progress:
             progress(index, total)
+    Session.objects.bulk_create([row for row, _ in fresh], batch_size=500)
+    add_links(fresh)
     SessionLink.objects.bulk_create(new_refs, batch_size=500)
     if is_complete:
         present = {incoming.key for incoming in programme.sessions}

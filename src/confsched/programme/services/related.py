@@ -58,6 +58,9 @@ SPEAKER_FIELDS = ("name", "company", "position", "bio", "avatar_url")
 
 def load_speakers(event: Event, programme: pm.Programme, report: LoadReport) -> dict[str, Speaker]:
     speakers = {row.key: row for row in Speaker.objects.filter(event=event)}
+    # New people are written together once all are known (a first import of 5,000 sessions
+    # brings about 7,000): one statement per 500 instead of one each.
+    fresh: list[Speaker] = []
     for incoming in programme.speakers:
         values = {name: getattr(incoming, name) for name in SPEAKER_FIELDS}
         if programme.carries is not None:
@@ -70,13 +73,15 @@ def load_speakers(event: Event, programme: pm.Programme, report: LoadReport) -> 
             }
         row = speakers.get(incoming.key)
         if row is None:
-            speakers[incoming.key] = Speaker.objects.create(
-                event=event, key=incoming.key, **{"name": incoming.name, **values}
-            )
+            row = Speaker(event=event, key=incoming.key, **{"name": incoming.name, **values})
+            speakers[incoming.key] = row
+            fresh.append(row)
             report.speakers_created += 1
         elif changed := [name for name, value in values.items() if getattr(row, name) != value]:
             for name in changed:
                 setattr(row, name, values[name])
-            row.save(update_fields=changed)
+            if not row._state.adding:  # one this load makes is written with its last values
+                row.save(update_fields=changed)
             report.speakers_updated += 1
+    Speaker.objects.bulk_create(fresh, batch_size=500)
     return speakers
