@@ -442,3 +442,15 @@ def test_an_import_confirmed_in_the_admin_is_queued(db, organizer, settings, tmp
     assert SessionEmbedding.objects.count() == 0
     _worker_batch()
     assert SessionEmbedding.objects.filter(session__event=event).count() == 29
+
+
+def test_ranking_is_by_score_then_id_among_the_allowed_up_to_the_limit() -> None:
+    import numpy as np
+
+    from confsched.programme.semantic import _ranked
+
+    ids = [40, 7, 12, 3, 25]
+    scores = np.array([0.5, 0.9, 0.5, 0.9, 0.1], dtype="<f4")  # two ties
+    assert _ranked(ids, scores, allowed=set(ids), limit=10) == [3, 7, 12, 40, 25]
+    assert _ranked(ids, scores, allowed={40, 12, 25}, limit=2) == [12, 40]
+    assert _ranked(ids, scores, allowed=set(), limit=5) == []

@@ -57,6 +57,7 @@ _turns = threading.Condition()
 _queries_waiting = 0
 _vectors: dict[int, tuple[datetime, list[int], Any]] = {}
 _vectors_lock = threading.Lock()
+_listed: dict[int, tuple[datetime, tuple[int, ...]]] = {}
 
 
 class ModelUnavailableError(Exception):
@@ -270,9 +271,19 @@ def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
 
 
 def _ranked(ids: list[int], scores: Any, *, allowed: set[int], limit: int) -> list[int]:
-    # Ties (the same text twice) break by id, so that results never depend on the sort.
-    order = sorted(range(len(ids)), key=lambda i: (-float(scores[i]), ids[i]))
-    return [ids[i] for i in order if ids[i] in allowed][:limit]
+    """The `allowed` ids, highest score first, at most `limit`. Ties (the same text twice)
+    break by id, so that results never depend on the sort. Sorted by numpy: at 5,000
+    sessions a sort keyed in Python was about a tenth of a warm search."""
+    import numpy as np  # noqa: PLC0415 - optional extra, there whenever vectors are
+
+    order = np.lexsort((np.asarray(ids), -np.asarray(scores)))
+    found: list[int] = []
+    for index in order.tolist():
+        if len(found) == limit:
+            break
+        if ids[index] in allowed:
+            found.append(ids[index])
+    return found
 
 
 def similar_session_ids(
@@ -341,13 +352,21 @@ def keyword_scores(query: str, texts: dict[int, str]) -> list[int]:
     return [key for _, _, key in sorted(scored)]
 
 
-def listed_ids(event: Event) -> list[int]:
-    """Ids of the sessions that similar and search results may show: published, not cancelled."""
-    return list(
+def listed_ids(event: Event) -> tuple[int, ...]:
+    """Ids of the sessions that similar and search results may show: published, not cancelled.
+    Kept per process until the event changes, as its vectors are (every search asks)."""
+    with _vectors_lock:
+        cached = _listed.get(event.pk)
+        if cached is not None and cached[0] == event.updated_at:
+            return cached[1]
+    ids = tuple(
         Session.objects.filter(event=event, is_cancelled=False)
         .published()
         .values_list("pk", flat=True)
     )
+    with _vectors_lock:
+        _listed[event.pk] = (event.updated_at, ids)
+    return ids
 
 
 def sessions_in_order(event: Event, ids: list[int]) -> list[Session]:
