@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.test.signals import template_rendered
 from django.utils import timezone
 
 from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
@@ -29,18 +28,6 @@ BASE = f"/{DEMO_SLUG}/"
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"')
 FRAGMENT = {"HX-Request": "true", "HX-Target": "results"}
-
-
-@pytest.fixture
-def renders() -> Iterator[Counter[str]]:
-    counted: Counter[str] = Counter()
-
-    def count(sender, template, context, **kwargs) -> None:  # noqa: ANN001, ARG001
-        counted[template.name] += 1
-
-    template_rendered.connect(count)
-    yield counted
-    template_rendered.disconnect(count)
 
 
 def _views(event: Event) -> dict[str, tuple[str, dict[str, str]]]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 from django.test import Client
-from django.test.signals import template_rendered
 from django.utils import timezone
 
 from confsched.programme.models import Event, Session, SessionSpeaker, Speaker
@@ -25,19 +23,6 @@ pytestmark = pytest.mark.django_db
 BASE = f"/{DEMO_SLUG}/"
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"')
-
-
-@pytest.fixture
-def renders() -> Iterator[Counter[str]]:
-    """How many times each template was rendered while the test ran."""
-    counted: Counter[str] = Counter()
-
-    def count(sender, template, context, **kwargs) -> None:  # noqa: ANN001, ARG001
-        counted[template.name] += 1
-
-    template_rendered.connect(count)
-    yield counted
-    template_rendered.disconnect(count)
 
 
 def _touch(event: Event) -> None:
