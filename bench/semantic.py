@@ -4,7 +4,7 @@
   again with one title changed;
 - embedding throughput: the seconds to embed 1,000 sessions (`confsched embed`);
 - `confsched serve` (2 web workers): the first search after the server answers, the first search
-  by meaning, the median warm search of the 5,000-session event, and each process's RSS.
+  by meaning, the median warm search of the 5,000-session event, and each process's RSS and PSS.
 
 Sessions carry the demo event's titles and abstracts, cycled and numbered so that all differ.
 Run it once per tree, before and after, on the same machine:
@@ -112,6 +112,15 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def pss_mib(pid: int) -> float:
+    """The process's proportional share: pages it shares with the master and the other workers
+    (what `serve` loaded before forking) count divided among them."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def get(url: str) -> tuple[float, str]:
     started = time.perf_counter()
     with urllib.request.urlopen(url, timeout=60) as page:  # noqa: S310 - our own server
@@ -176,6 +185,8 @@ def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]
             )
             key = f"{kind} RSS (MiB)"
             figures[key] = max(float(figures.get(key, 0)), rss_mib(pid))
+            key = f"{kind} PSS (MiB)"
+            figures[key] = max(float(figures.get(key, 0)), pss_mib(pid))
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
