@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -33,7 +33,7 @@ from confsched.programme.models import Event, Session, SessionEmbedding
 from confsched.programme.semantic_model import load_encoder
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -55,9 +55,26 @@ _model_lock = threading.Lock()
 _encode_lock = threading.Lock()
 _turns = threading.Condition()
 _queries_waiting = 0
-_vectors: dict[int, tuple[datetime, list[int], Any]] = {}
-_vectors_lock = threading.Lock()
+# Per event, kept in this process until the event changes (its `updated_at`): the vectors'
+# ids and matrix, and the ids of the sessions results may show.
+_vectors: dict[int, tuple[datetime, tuple[list[int], Any]]] = {}
 _listed: dict[int, tuple[datetime, tuple[int, ...]]] = {}
+_vectors_lock = threading.Lock()
+KeptT = TypeVar("KeptT")
+
+
+def _per_version(
+    store: dict[int, tuple[datetime, KeptT]], event: Event, build: Callable[[], KeptT]
+) -> KeptT:
+    """What `store` holds for the event's current version, else `build()`, then kept."""
+    with _vectors_lock:
+        cached = store.get(event.pk)
+        if cached is not None and cached[0] == event.updated_at:
+            return cached[1]
+    value = build()
+    with _vectors_lock:
+        store[event.pk] = (event.updated_at, value)
+    return value
 
 
 class ModelUnavailableError(Exception):
@@ -248,26 +265,23 @@ def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
         import numpy as np  # noqa: PLC0415 - optional extra
     except ImportError:
         return None
-    with _vectors_lock:
-        cached = _vectors.get(event.pk)
-        if cached is not None and cached[0] == event.updated_at:
-            return cached[1], cached[2]
-    rows = list(
-        SessionEmbedding.objects.filter(session__event=event, model_name=MODEL_NAME)
-        .order_by("session_id")
-        .values_list("session_id", "vector")
-    )
-    ids = [session_id for session_id, _ in rows]
-    matrix = (
-        np.frombuffer(b"".join(bytes(vector) for _, vector in rows), dtype="<f4").reshape(
-            len(rows), DIMENSIONS
+
+    def read() -> tuple[list[int], Any]:
+        rows = list(
+            SessionEmbedding.objects.filter(session__event=event, model_name=MODEL_NAME)
+            .order_by("session_id")
+            .values_list("session_id", "vector")
         )
-        if rows
-        else np.zeros((0, DIMENSIONS), dtype="<f4")
-    )
-    with _vectors_lock:
-        _vectors[event.pk] = (event.updated_at, ids, matrix)
-    return ids, matrix
+        matrix = (
+            np.frombuffer(b"".join(bytes(vector) for _, vector in rows), dtype="<f4").reshape(
+                len(rows), DIMENSIONS
+            )
+            if rows
+            else np.zeros((0, DIMENSIONS), dtype="<f4")
+        )
+        return [session_id for session_id, _ in rows], matrix
+
+    return _per_version(_vectors, event, read)
 
 
 def _ranked(ids: list[int], scores: Any, *, allowed: set[int], limit: int) -> list[int]:
@@ -355,18 +369,15 @@ def keyword_scores(query: str, texts: dict[int, str]) -> list[int]:
 def listed_ids(event: Event) -> tuple[int, ...]:
     """Ids of the sessions that similar and search results may show: published, not cancelled.
     Kept per process until the event changes, as its vectors are (every search asks)."""
-    with _vectors_lock:
-        cached = _listed.get(event.pk)
-        if cached is not None and cached[0] == event.updated_at:
-            return cached[1]
-    ids = tuple(
-        Session.objects.filter(event=event, is_cancelled=False)
-        .published()
-        .values_list("pk", flat=True)
+    return _per_version(
+        _listed,
+        event,
+        lambda: tuple(
+            Session.objects.filter(event=event, is_cancelled=False)
+            .published()
+            .values_list("pk", flat=True)
+        ),
     )
-    with _vectors_lock:
-        _listed[event.pk] = (event.updated_at, ids)
-    return ids
 
 
 def sessions_in_order(event: Event, ids: list[int]) -> list[Session]:

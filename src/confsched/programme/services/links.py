@@ -55,12 +55,7 @@ def link_rows(session: Session, links: tuple[pm.SessionLink, ...]) -> list[Sessi
 
 def set_links(session: Session, links: list[tuple[int, str]]) -> None:
     SessionSpeaker.objects.filter(session=session).delete()
-    SessionSpeaker.objects.bulk_create(
-        SessionSpeaker(
-            session=session, speaker_id=speaker_id, position=index, affiliation=affiliation
-        )
-        for index, (speaker_id, affiliation) in enumerate(links)
-    )
+    add_links([(session, links)])
 
 
 def add_links(sessions: list[tuple[Session, list[tuple[int, str]]]]) -> None:
