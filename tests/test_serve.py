@@ -93,3 +93,32 @@ def test_collecting_waits_while_another_process_holds_the_lock(tmp_path: Path) -
         fcntl.flock(lock, fcntl.LOCK_UN)
     assert waiting.wait(timeout=120) == 0
     assert "confsched/app.css" in _manifest(tmp_path)
+
+
+def test_static_files_are_collected_by_a_child_the_server_process_stays_lean(
+    tmp_path: Path,
+) -> None:
+    # What collectstatic allocates would stay in gunicorn's master and in every worker it forks.
+    probe = (
+        COLLECT + "; print('collectstatic' in "
+        "str([m for m in sys.modules if m.endswith('commands.collectstatic')]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=_production_env(tmp_path),
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout == "False\n"
+    assert "confsched/app.css" in _manifest(tmp_path)
+
+
+def test_a_failed_collection_stops_serve_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "static").write_text("a file where the static folder belongs\n")
+    collector = _collector(tmp_path)
+    assert collector.wait(timeout=120) == 1
+    assert collector.stderr is not None
+    error = collector.stderr.read()
+    assert f"NotADirectoryError: [Errno 20] Not a directory: '{tmp_path}/static" in error
+    assert error.rstrip().endswith(
+        "CommandError: collectstatic failed (exit code 1); its error is above"
+    )
+    assert (tmp_path / "static").read_text() == "a file where the static folder belongs\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -15,20 +16,28 @@ from typing import Any, TextIO
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.programme.semantic import has_extra
 
 LOCK_NAME = ".collectstatic.lock"
 
 
+def _collect_in_child() -> None:
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
 def collect_static(*, out: TextIO | None = None) -> None:
-    """collectstatic under an exclusive lock in the data folder.
+    """collectstatic under an exclusive lock in the data folder, in a forked child process.
 
     Two `serve` started at once on one data folder would both write the same files and the
     manifest, and one dies on a file the other just moved; the lock makes the second wait and
     then find the work done. flock is released by the kernel when the process ends, so a killed
     server never leaves the folder locked.
+
+    The child does the work because what collectstatic allocates (each file read, hashed and
+    compressed) stays in the process that ran it: 30 MiB in gunicorn's master, copied into
+    every web worker's resident memory at fork (bench/semantic.py's web worker RSS).
     """
     data_dir = Path(settings.DATA_DIR)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -41,7 +50,13 @@ def collect_static(*, out: TextIO | None = None) -> None:
                 out.flush()
             fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            call_command("collectstatic", interactive=False, verbosity=0)
+            child = multiprocessing.get_context("fork").Process(target=_collect_in_child)
+            child.start()
+            child.join()
+            if child.exitcode != 0:
+                raise CommandError(
+                    f"collectstatic failed (exit code {child.exitcode}); its error is above"
+                )
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
