@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 
 from confsched.programme import semantic
 from confsched.programme.models import Session
@@ -60,6 +61,38 @@ def test_search_page_with_no_match_says_so(client, demo_event, without_model) ->
     html = client.get(SEARCH, {"q": "zzzqqq"}).content.decode()
     assert "No session matches “zzzqqq”" in html
     assert _card_titles(html) == []
+
+
+def test_search_cards_are_the_kept_cards_in_the_viewers_zone(
+    client,
+    demo_event,
+    without_model,  # noqa: F811 - the fixture
+    renders,  # noqa: ANN001 - tests/web/conftest.py
+) -> None:
+    from django.core.cache import cache  # noqa: PLC0415
+
+    from confsched.web.site import stencils  # noqa: PLC0415
+
+    cache.clear()
+    stencils.forget_local_stencils()
+    first = client.get(SEARCH, {"q": "ExecuTorch", "tz": "Asia/Tokyo"}).content.decode()
+    assert renders["confsched/_card.html"] == 2  # one per result
+    again = client.get(SEARCH, {"q": "ExecuTorch on phones", "tz": "Asia/Tokyo"}).content.decode()
+    assert renders["confsched/_card.html"] == 2  # the same two cards, kept
+    card = re.search(r'<article class="card">.*?</article>', first, re.S)
+    assert card is not None and card[0] in again
+    # Kept per zone: each zone's cards show its own times.
+    assert _card_titles(first) == [EDGE, MCU]
+    times = re.findall(r'<span class="when"><time datetime="([^"]+)">([^<]+)</time>', first)
+    paris = re.findall(
+        r'<span class="when"><time datetime="([^"]+)">([^<]+)</time>',
+        Client().get(SEARCH, {"q": "ExecuTorch"}).content.decode(),  # a zone is remembered
+    )
+    assert renders["confsched/_card.html"] == 4
+    assert times == [("2026-04-07T20:45:00+09:00", "20:45"), ("2026-04-07T18:15:00+09:00", "18:15")]
+    assert paris == [("2026-04-07T13:45:00+02:00", "13:45"), ("2026-04-07T11:15:00+02:00", "11:15")]
+    assert times == [("2026-04-07T20:45:00+09:00", "20:45"), ("2026-04-07T18:15:00+09:00", "18:15")]
+    assert paris == [("2026-04-07T13:45:00+02:00", "13:45"), ("2026-04-07T11:15:00+02:00", "11:15")]
 
 
 def test_search_page_of_an_unknown_event_is_404(client, db) -> None:

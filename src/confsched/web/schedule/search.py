@@ -13,7 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from confsched.programme.semantic import search_sessions
+from confsched.web.site.fragments import attach_cards
+from confsched.web.site.languages import use_event_language
 from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.zones import viewer_zone
 
 # Enough to read on a phone; a question has few good answers.
 RESULTS_SHOWN = 20
@@ -25,8 +28,14 @@ def search(request: HttpRequest, event: str) -> HttpResponse:
     event_row = event_or_404(event)
     q = " ".join(request.GET.get("q", "").split())[:QUERY_LIMIT]
     result = search_sessions(event_row, q, limit=RESULTS_SHOWN) if q else None
+    viewer = viewer_zone(request, event_row)
+    if result:
+        # The cards every schedule page keeps (in the page's language): rendered only for a
+        # session no page showed since it last changed.
+        use_event_language(event_row)
+        attach_cards(result.sessions, event=event_row, zone=viewer.zone, heading=3)
     return event_page(
-        request, "confsched/search.html", event=event_row, q=q,
+        request, "confsched/search.html", event=event_row, viewer=viewer, q=q,
         results=result.sessions if result else [],
         is_by_meaning=bool(result and result.is_by_meaning), nav="search", shared=True,
     )  # fmt: skip
