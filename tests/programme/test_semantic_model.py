@@ -158,16 +158,21 @@ def test_without_onnxruntime_torch_runs_with_a_log_line(tmp_path, monkeypatch, c
     assert list(tmp_path.iterdir()) == []
 
 
-# Measured: cosine >= 0.99989 and components at most 0.0025 apart from the float32 model (a
-# bfloat16 weight keeps 8 bits of mantissa); what that does to results is the agreement test's.
+# bfloat16 keeps 8 bits of mantissa. Measured on a Sapphire Rapids: cosine >= 0.99996 with the
+# float32 model, components at most 0.0015 apart, a text alone and in a batch equal; the bounds
+# leave room for other CPUs, and what this does to results is the agreement test's.
 BF16_COSINE = 0.9995
 BF16_COMPONENT = 0.01
 
 
 @pytest.fixture(scope="module")
-def bfloat16() -> semantic_model.BFloat16Encoder:
-    _require_model()
-    return semantic_model.BFloat16Encoder()
+def bfloat16(exported) -> semantic_model.BFloat16Encoder:  # noqa: ANN001
+    if not importlib.util.find_spec("openvino"):
+        unavailable(
+            "openvino (the semantic extra) is not installed",
+            "CONFSCHED_REQUIRE_SEMANTIC", "CI",
+        )  # fmt: skip
+    return semantic_model.BFloat16Encoder(exported[1], exported[0])
 
 
 def test_bfloat16_vectors_are_the_float32_models_within_tolerance(bfloat16) -> None:  # noqa: ANN001
@@ -205,17 +210,31 @@ def test_bfloat16_in_hardware_is_read_from_the_cpus_flags(tmp_path, flags, nativ
     assert semantic_model.native_bfloat16(tmp_path / "no such file") is False
 
 
-def test_auto_runs_bfloat16_only_where_the_cpu_has_it(tmp_path, monkeypatch) -> None:  # noqa: ANN001
-    _require_onnx()
-    monkeypatch.setattr(semantic_model, "BFloat16Encoder", lambda: "bfloat16")
+def test_auto_runs_bfloat16_only_where_the_cpu_has_it(exported, monkeypatch) -> None:  # noqa: ANN001
+    cache = exported[1].parent
     monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: True)
-    assert semantic_model.load_encoder(tmp_path) == "bfloat16"
-    assert list(tmp_path.iterdir()) == []  # no ONNX export made for it
-    assert isinstance(
-        semantic_model.load_encoder(tmp_path, precision="float32"), semantic_model.Encoder
-    )
+    assert type(semantic_model.load_encoder(cache)) is semantic_model.BFloat16Encoder
+    encoder = semantic_model.load_encoder(cache, precision="float32")
+    assert type(encoder) is semantic_model.Encoder
     monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: False)
-    assert isinstance(semantic_model.load_encoder(tmp_path), semantic_model.Encoder)
+    assert type(semantic_model.load_encoder(cache)) is semantic_model.Encoder
+
+
+def test_without_openvino_float32_runs_with_a_log_line(exported, monkeypatch, caplog) -> None:  # noqa: ANN001
+    real_import = builtins.__import__
+
+    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if name == "openvino":
+            raise ImportError("No module named 'openvino'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refusing)
+    monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: True)
+    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
+        assert type(semantic_model.load_encoder(exported[1].parent)) is semantic_model.Encoder
+    assert caplog.messages == [
+        "Search by meaning runs the model in float32: No module named 'openvino'"
+    ]
 
 
 def test_an_unknown_precision_stops_start_up(tmp_path) -> None:  # noqa: ANN001
