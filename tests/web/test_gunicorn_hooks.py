@@ -46,3 +46,40 @@ def test_the_master_loads_what_every_first_request_would_and_opens_no_connection
     assert set(files) <= set(loader.get_template_cache)
     # A forked worker must open its own connection: the master opens none.
     assert [connection.connection for connection in connections.all()] == held
+
+
+def test_memory_is_handed_back_after_a_request_that_grew_the_worker(monkeypatch) -> None:  # noqa: ANN001
+    from types import SimpleNamespace
+
+    from confsched.web.site import gunicorn_hooks
+
+    mib = 1024 * 1024
+    readings = iter([100 * mib, 110 * mib, 130 * mib, 112 * mib, 120 * mib, 90 * mib])
+    trims: list[int] = []
+    monkeypatch.setattr(gunicorn_hooks, "resident_bytes", lambda: next(readings))
+    monkeypatch.setattr(gunicorn_hooks, "malloc_trim", lambda: trims.append(1))
+    worker = SimpleNamespace()
+    seen = []
+    for _ in range(4):
+        gunicorn_hooks.return_freed_memory(worker, None, None, None)
+        seen.append((len(trims), worker.confsched_resident // mib))
+    # First request: where the worker stands. +10 MiB: nothing. +30: trimmed, down to 112,
+    # the new mark. +8 over that: nothing. Then less than the mark: the mark follows.
+    assert seen == [(0, 100), (0, 100), (1, 112), (1, 112)]
+    gunicorn_hooks.return_freed_memory(worker, None, None, None)
+    assert (len(trims), worker.confsched_resident // mib) == (1, 90)
+
+
+def test_trimming_hands_freed_heap_pages_back_to_the_system() -> None:
+    from confsched.web.site.gunicorn_hooks import malloc_trim, resident_bytes
+
+    # 200,000 blocks of 600 bytes (malloc's, not Python's small-object arenas), one in a
+    # thousand kept: the freed pages lie between kept ones, and glibc keeps them.
+    blocks = [bytes(600) + str(i).encode() for i in range(200_000)]
+    kept = blocks[::1000]
+    del blocks
+    before = resident_bytes()
+    malloc_trim()
+    after = resident_bytes()
+    assert before is not None and after is not None and len(kept) == 200
+    assert before - after >= 64 * 1024 * 1024  # of the ~125 MiB freed

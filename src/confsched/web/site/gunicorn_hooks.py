@@ -11,7 +11,10 @@ and closes. A staff import that is accepted closes its connection too: one recon
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,46 @@ def close_when_body_may_be_unread(worker: Any, req: Any) -> None:
     """gunicorn's pre_request hook: answer with `Connection: close` and close afterwards."""
     if may_be_refused_unread(req.headers, limit=settings.CONFSCHED_MAX_REQUEST_BYTES):
         req.force_close()
+
+
+# A worker that grew by this much since it last handed memory back does so after the request.
+TRIM_AFTER_GROWTH = 16 * 1024 * 1024
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory (Linux), else None."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return None
+
+
+def malloc_trim() -> None:
+    """glibc's malloc_trim(0): the heap's free pages go back to the system. Elsewhere nothing."""
+    name = ctypes.util.find_library("c")
+    trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    if trim is not None:
+        trim(0)
+
+
+def return_freed_memory(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    """gunicorn's post_request hook: after a request that left the worker 16 MiB or more above
+    where it stood when it last did this, hand the heap's free pages back.
+
+    A page built whole at 5,000 sessions (6 MB of HTML from 100,000 objects) frees what it made,
+    but glibc keeps the freed pages between the ones still in use (cards kept for the next
+    page): 24 MiB of a web worker's 227 (bench/semantic.py). Trimming after every request would
+    cost each a walk of the heap; after growth only, it runs once per such page."""
+    resident = resident_bytes()
+    if resident is None:
+        return
+    last = getattr(worker, "confsched_resident", None)
+    if last is None or resident < last:
+        worker.confsched_resident = resident
+    elif resident - last >= TRIM_AFTER_GROWTH:
+        malloc_trim()
+        worker.confsched_resident = resident_bytes() or resident
 
 
 def freeze_what_the_app_loaded(worker: Any) -> None:

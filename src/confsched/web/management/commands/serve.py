@@ -140,6 +140,7 @@ class Command(BaseCommand):
             close_when_body_may_be_unread,
             freeze_what_the_app_loaded,
             load_before_fork,
+            return_freed_memory,
         )
         from confsched.wsgi import application
 
@@ -160,6 +161,8 @@ class Command(BaseCommand):
             # A request that may get a 413 with its body unread closes its connection.
             "pre_request": close_when_body_may_be_unread,
             "post_worker_init": freeze_what_the_app_loaded,
+            # After a request that grew the worker by 16 MiB, freed memory goes back.
+            "post_request": return_freed_memory,
         }
 
         class Server(BaseApplication):
