@@ -84,3 +84,32 @@ def test_our_own_export_imported_back_changes_nothing(demo_event, tmp_path, exte
     assert "Nothing changed: no new schedule version." in out.getvalue()
     assert _state(demo_event) == before
     assert ScheduleVersion.objects.filter(event=demo_event).count() == versions
+
+
+def test_an_import_runs_no_system_checks(demo_event, tmp_path) -> None:  # noqa: ANN001
+    from django.core import checks
+    from django.core.management import load_command_class
+    from django.core.management.base import SystemCheckError
+
+    def failing(**kwargs: object) -> list[checks.CheckMessage]:
+        return [checks.Error("a check that always fails", id="test.E001")]
+
+    path = tmp_path / "schedule.json"
+    call_command(
+        "export", "--event", DEMO_SLUG, "--format", "json", "--output", str(path),
+        "--base-url", "https://example.org", stderr=StringIO(),
+    )  # fmt: skip
+    checks.register(failing)
+    try:
+        # As `confsched import` runs it: execute() with the command line's options, whose
+        # skip_checks is False (call_command would skip the checks itself).
+        out = StringIO()
+        command = load_command_class("confsched.programme", "import")
+        parser = command.create_parser("confsched", "import")
+        options = vars(parser.parse_args(["--event", DEMO_SLUG, str(path)]))
+        command.execute(**{**options, "skip_checks": False, "stdout": out})
+        assert "0 sessions created, 0 updated, 28 unchanged" in out.getvalue()
+        with pytest.raises(SystemCheckError, match="a check that always fails"):
+            call_command("check")
+    finally:
+        checks.registry.registry.registered_checks.discard(failing)
