@@ -23,9 +23,14 @@ def _children(pid: int) -> list[int]:
 
 
 def _loads_the_model(pid: int) -> bool:
-    """Whether the process has mapped ONNX Runtime's library or torch's (the fallback)."""
+    """Whether the process has mapped ONNX Runtime's library, OpenVINO's or torch's."""
     maps = Path(f"/proc/{pid}/maps").read_text()
-    return "/onnxruntime/" in maps or "/torch/" in maps
+    return any(f"/{name}/" in maps for name in ("onnxruntime", "openvino", "torch"))
+
+
+def _niceness(pid: int) -> int:
+    # /proc/PID/stat: the 19th field, counted after the command name's closing parenthesis.
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
 
 
 def _get(url: str) -> str:
@@ -60,6 +65,9 @@ def test_serve_starts_the_worker_which_embeds_and_answers_queries(tmp_path: Path
         children = _children(serve.pid)
         with_model = [pid for pid in children if _loads_the_model(pid)]
         assert (len(children), len(with_model)) == (2, 1)  # one web worker, one model worker
+        # Embedding yields the CPU to the web workers.
+        own = _niceness(serve.pid)
+        assert sorted(_niceness(pid) for pid in children) == [own, min(own + 10, 19)]
     finally:
         serve.send_signal(signal.SIGTERM)
         serve.wait(timeout=30)
