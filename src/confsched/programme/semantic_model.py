@@ -12,7 +12,8 @@ says so.
 On a CPU that multiplies bfloat16 matrices in hardware (AMX, AVX-512 BF16), the same export
 runs in OpenVINO in bfloat16 instead (unless CONFSCHED_EMBEDDING_PRECISION is float32): on a
 2-core Sapphire Rapids about 18 ms a session against ONNX Runtime's 64 in float32, started in
-0.6 s, with the fixed queries' top-5 results those of the float32 model on 98% and 100%
+0.9 s (two compiled copies: the streams, and one for a query alone), with the fixed queries'
+top-5 results those of the float32 model on 98% and 100%
 (tests/programme/test_semantic_agreement.py).
 """
 

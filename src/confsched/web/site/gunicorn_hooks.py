@@ -12,9 +12,9 @@ and closes. A staff import that is accepted closes its connection too: one recon
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import gc
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +55,16 @@ def resident_bytes() -> int | None:
         return None
 
 
+@cache
+def _malloc_trim() -> Any:
+    # The C library the process already has loaded (as serve's prctl call finds it): looked up
+    # once, since find_library would start a program on every call.
+    return getattr(ctypes.CDLL(None), "malloc_trim", None)
+
+
 def malloc_trim() -> None:
     """glibc's malloc_trim(0): the heap's free pages go back to the system. Elsewhere nothing."""
-    name = ctypes.util.find_library("c")
-    trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    trim = _malloc_trim()
     if trim is not None:
         trim(0)
 
