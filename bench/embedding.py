@@ -33,12 +33,14 @@ started = time.perf_counter()
 import django
 django.setup()
 from confsched.programme import semantic
-semantic.embed_query("warm up")
+# Trees older than the worker's socket (7c6b6ac, where issue 18 began) have no embed_query.
+embed_query = getattr(semantic, "embed_query", lambda text: semantic.embed_texts([text])[0])
+embed_query("warm up")
 loaded = time.perf_counter() - started
 warm = []
 for query in ["running models on phones", "compilers and kernels", "privacy"] * 7:
     began = time.perf_counter()
-    semantic.embed_query(query)
+    embed_query(query)
     warm.append(time.perf_counter() - began)
 print(json.dumps({"start": loaded, "warm": statistics.median(warm), "model": type(semantic._model).__name__}))
 """
