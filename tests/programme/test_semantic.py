@@ -186,14 +186,6 @@ def test_model_unavailable_error_names_the_extra(without_model) -> None:
         semantic.embed_texts(["phones"])
 
 
-def test_keyword_scores_rank_by_words_matched_then_hits() -> None:
-    texts = {1: "phones", 2: "phones and models, models", 3: "Models on phones", 4: "GPUs"}
-    assert semantic.keyword_scores("models on phones", texts) == [2, 3, 1]
-    # A rare word outweighs a common one: "gpus" (1 text) beats "phones" (3 texts).
-    assert semantic.keyword_scores("phones gpus", texts) == [4, 1, 2, 3]
-    assert semantic.keyword_scores("", texts) == []
-
-
 def _queued() -> list[tuple[str, dict]]:
     from django_tasks_db.models import DBTaskResult
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import re
 import socket
 import threading
 from dataclasses import dataclass
@@ -28,12 +27,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from confsched.core.text import fold
 from confsched.programme.models import Event, Session, SessionEmbedding
 from confsched.programme.semantic_model import load_encoder
+from confsched.programme.words import WordIndex, keyword_scores
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    from django.db.models import QuerySet
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -55,25 +56,34 @@ _model_lock = threading.Lock()
 _encode_lock = threading.Lock()
 _turns = threading.Condition()
 _queries_waiting = 0
-# Per event, kept in this process until the event changes (its `updated_at`): the vectors'
-# ids and matrix, and the ids of the sessions results may show.
-_vectors: dict[int, tuple[datetime, tuple[list[int], Any]]] = {}
-_listed: dict[int, tuple[datetime, tuple[int, ...]]] = {}
+# Per event, kept in this process until the event changes (its `updated_at`): the ids of the
+# sessions results may show and the index of their words; and until its vectors change too
+# (`embedded_at`), the vectors' ids and matrix.
+Version = tuple[datetime | None, ...]
+_vectors: dict[int, tuple[Version, tuple[list[int], Any]]] = {}
+_listed: dict[int, tuple[Version, tuple[int, ...]]] = {}
+_word_indexes: dict[int, tuple[Version, WordIndex]] = {}
 _vectors_lock = threading.Lock()
 KeptT = TypeVar("KeptT")
 
 
 def _per_version(
-    store: dict[int, tuple[datetime, KeptT]], event: Event, build: Callable[[], KeptT]
+    store: dict[int, tuple[Version, KeptT]],
+    event: Event,
+    build: Callable[[], KeptT],
+    *,
+    version: Version | None = None,
 ) -> KeptT:
-    """What `store` holds for the event's current version, else `build()`, then kept."""
+    """What `store` holds for the event at `version` (its `updated_at` unless given), else
+    `build()`, then kept."""
+    version = version or (event.updated_at,)
     with _vectors_lock:
         cached = store.get(event.pk)
-        if cached is not None and cached[0] == event.updated_at:
+        if cached is not None and cached[0] == version:
             return cached[1]
     value = build()
     with _vectors_lock:
-        store[event.pk] = (event.updated_at, value)
+        store[event.pk] = (version, value)
     return value
 
 
@@ -337,36 +347,25 @@ def search_session_ids(
     return _ranked(ids, matrix @ query_vector_, allowed=allowed, limit=limit), allowed & set(ids)
 
 
-_WORD = re.compile(r"\w+")
-# Words too common in programmes to say what a session is about.
-_STOP_WORDS = frozenset(
-    "a an and are as at be by for from how in into is it of on or our the this to we with "
-    "you your about using use".split()
-)
+def word_index(event: Event) -> WordIndex:
+    """The words of the titles and abstracts of the sessions search may show, kept per process
+    until the event changes: what search finds by words needs only the query's postings."""
+    return _per_version(
+        _word_indexes,
+        event,
+        lambda: WordIndex.of(
+            {
+                pk: f"{title}\n{abstract}"
+                for pk, title, abstract in _listed_sessions(event).values_list(
+                    "pk", "title", "abstract"
+                )
+            }
+        ),
+    )
 
 
-def keywords(text: str) -> list[str]:
-    """The words of `text` that can tell sessions apart: folded, without stop words."""
-    return [w for w in _WORD.findall(fold(text)) if w not in _STOP_WORDS and len(w) > 1]
-
-
-def keyword_scores(query: str, texts: dict[int, str]) -> list[int]:
-    """Ids of `texts` holding at least one of the query's words, best first: the fallback when
-    there is no model. A word counts more the fewer texts hold it ("executorch" over "pytorch"),
-    then more occurrences win, then the smaller id."""
-    words = set(keywords(query))
-    if not words:
-        return []
-    found = {key: keywords(text) for key, text in texts.items()}
-    holders = {word: sum(1 for text in found.values() if word in text) for word in words}
-    scored = []
-    for key, text in found.items():
-        matched = words.intersection(text)
-        if matched:
-            weight = sum(1 / holders[word] for word in matched)
-            hits = sum(1 for word in text if word in words)
-            scored.append((-weight, -hits, key))
-    return [key for _, _, key in sorted(scored)]
+def _listed_sessions(event: Event) -> QuerySet[Session]:
+    return Session.objects.filter(event=event, is_cancelled=False).published()
 
 
 def listed_ids(event: Event) -> tuple[int, ...]:
@@ -375,11 +374,7 @@ def listed_ids(event: Event) -> tuple[int, ...]:
     return _per_version(
         _listed,
         event,
-        lambda: tuple(
-            Session.objects.filter(event=event, is_cancelled=False)
-            .published()
-            .values_list("pk", flat=True)
-        ),
+        lambda: tuple(_listed_sessions(event).values_list("pk", flat=True)),
     )
 
 
@@ -443,15 +438,7 @@ def search_sessions(event: Event, query: str, *, limit: int = 20) -> SearchResul
         )
     except ModelUnavailableError:
         by_meaning, with_vectors = [], set()
-    rest = [pk for pk in candidates if pk not in with_vectors]
-    by_words: list[int] = []
-    if rest:
-        texts = {
-            pk: f"{title}\n{abstract}"
-            for pk, title, abstract in Session.objects.filter(pk__in=rest).values_list(
-                "pk", "title", "abstract"
-            )
-        }
-        by_words = keyword_scores(query, texts)[:limit]
+    rest = set(candidates) - with_vectors
+    by_words = word_index(event).scores(query, among=rest)[:limit] if rest else []
     ids = _interleaved(by_meaning, by_words, limit)
     return SearchResult(sessions=sessions_in_order(event, ids), is_by_meaning=bool(by_meaning))

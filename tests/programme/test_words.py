@@ -1,0 +1,83 @@
+"""Sessions found by their words: the ranking, the kept index, and what search finds by words."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from confsched.programme import semantic
+from confsched.programme.models import Event, Session
+from confsched.programme.words import WordIndex, keyword_scores, keywords
+from tests.programme.test_semantic import EDGE, MCU, _titles, without_model  # noqa: F401
+
+TEXTS = {1: "phones", 2: "phones and models, models", 3: "Models on phones", 4: "GPUs"}
+
+
+def test_keyword_scores_rank_by_words_matched_then_hits() -> None:
+    assert keyword_scores("models on phones", TEXTS) == [2, 3, 1]
+    # A rare word outweighs a common one: "gpus" (1 text) beats "phones" (3 texts).
+    assert keyword_scores("phones gpus", TEXTS) == [4, 1, 2, 3]
+    assert keyword_scores("", TEXTS) == []
+    assert keyword_scores("the on and", TEXTS) == []
+
+
+def test_a_word_weighs_by_the_texts_holding_it_among_those_asked() -> None:
+    index = WordIndex.of(TEXTS)
+    # Among 1 and 4 only, "phones" is as rare as "gpus": the smaller id first.
+    assert index.scores("phones gpus", among={1, 4}) == [1, 4]
+    assert index.scores("phones gpus", among={2, 3, 4}) == [4, 2, 3]
+    assert index.scores("phones", among=set()) == []
+    assert index.scores("tensors", among=TEXTS) == []
+
+
+def _one_pass(query: str, texts: dict[int, str]) -> list[int]:
+    """The ranking as first written: every text's words read for every query."""
+    words = sorted(set(keywords(query)))
+    found = {key: keywords(text) for key, text in texts.items()}
+    holders = {word: sum(1 for text in found.values() if word in text) for word in words}
+    scored = []
+    for key, text in found.items():
+        matched = [word for word in words if word in text]
+        if matched:
+            weight = 0.0
+            for word in matched:
+                weight += 1 / holders[word]
+            scored.append((-weight, -sum(1 for word in text if word in words), key))
+    return [key for _, _, key in sorted(scored)]
+
+
+VOCABULARY = ["gpu", "phones", "Phônes", "models", "the", "kernels", "ExecuTorch", "a", "x"]
+
+
+@settings(max_examples=300, deadline=None)  # no timing: a loaded machine is no failure
+@given(
+    texts=st.dictionaries(
+        st.integers(1, 60),
+        st.lists(st.sampled_from(VOCABULARY), max_size=8).map(" ".join),
+        max_size=25,
+    ),
+    query=st.lists(st.sampled_from(VOCABULARY), max_size=4).map(" ".join),
+    keep=st.sets(st.integers(1, 60)),
+)
+def test_the_index_ranks_a_subset_as_one_pass_over_that_subset(texts, query, keep) -> None:  # noqa: ANN001
+    among = {key: text for key, text in texts.items() if key in keep}
+    assert WordIndex.of(texts).scores(query, among=keep) == _one_pass(query, among)
+
+
+def test_search_reads_the_texts_once_per_event_version(demo_event, without_model) -> None:  # noqa: ANN001, F811
+    def searched(query: str) -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as queries:
+            titles = _titles(semantic.search_sessions(demo_event, query, limit=5).sessions)
+        return titles, len(queries.captured_queries)
+
+    # The listed ids, the vectors (none), the texts, the results and their speakers.
+    assert searched("ExecuTorch edge") == ([EDGE, MCU], 5)
+    assert searched("ExecuTorch edge") == ([EDGE, MCU], 2)
+    # A new title, and the event's version moves as every edit moves it: read anew.
+    Session.objects.filter(event=demo_event, title=EDGE).update(title="Quokka inference")
+    Event.objects.filter(pk=demo_event.pk).update(updated_at=timezone.now())
+    demo_event.refresh_from_db()
+    assert searched("quokka") == (["Quokka inference"], 5)
