@@ -146,15 +146,18 @@ def test_refresh_embeds_only_sessions_whose_text_changed(embedded_event) -> None
     assert {title for title in after if after[title] != before[title]} == {EDGE}
 
 
-def test_refresh_moves_the_event_version_only_when_vectors_change(embedded_event) -> None:
-    stamp = embedded_event.updated_at
+def test_refresh_moves_the_vectors_stamp_only_when_vectors_change(embedded_event) -> None:
+    version, stamp = embedded_event.updated_at, embedded_event.embedded_at
+    assert stamp is not None
     semantic.refresh_embeddings(embedded_event)
     embedded_event.refresh_from_db()
-    assert embedded_event.updated_at == stamp
+    assert (embedded_event.updated_at, embedded_event.embedded_at) == (version, stamp)
     Session.objects.filter(event=embedded_event, title=EDGE).update(title="Edge AI")
     semantic.refresh_embeddings(embedded_event)
     embedded_event.refresh_from_db()
-    assert embedded_event.updated_at > stamp
+    # The schedule's version is the import's or the edit's, not the embedding's.
+    assert embedded_event.updated_at == version
+    assert embedded_event.embedded_at > stamp
 
 
 def test_refresh_without_the_extra_stores_nothing(demo_event, without_model) -> None:

@@ -108,16 +108,44 @@ def test_long_query_is_cut_to_200_characters(client, demo_event, without_model) 
     assert f'value="{"x" * 200}"' in html
 
 
+SIMILAR_TO_MCU = [
+    "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
+    "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
+    "Optimizing PyTorch on CPU-GPU Coherent Platforms",
+    "The Token Slice: Implementing Preemptive Scheduling Via Chunked Decoding",
+    "Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams",
+]
+
+
+def _similar_section(html: str) -> str:
+    section = html[html.index('id="similar-heading"') :]
+    return section[: section.index("</section>")]
+
+
 def test_session_page_shows_similar_sessions_and_links_to_search(client, embedded_event) -> None:
     key = Session.objects.get(title=MCU).key
     html = client.get(f"/pytorch-conference-europe-2026/sessions/{key}/").content.decode()
-    section = html[html.index('id="similar-heading"') :]
-    section = section[: section.index("</section>")]
-    assert _card_titles(section) == [
-        "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
-        "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
-        "Optimizing PyTorch on CPU-GPU Coherent Platforms",
-        "The Token Slice: Implementing Preemptive Scheduling Via Chunked Decoding",
-        "Enabling State-of-the-art Asynchronous Execution in Torch.compile With CUDA Streams",
-    ]
+    section = _similar_section(html)
+    assert _card_titles(section) == SIMILAR_TO_MCU
     assert f'href="{SEARCH}"' in section
+
+
+def test_vectors_stored_later_renew_the_session_page_and_nothing_else(client, demo_event) -> None:
+    _require_model()
+    page = f"/pytorch-conference-europe-2026/sessions/{Session.objects.get(title=MCU).key}/"
+    listing = "/pytorch-conference-europe-2026/"
+    before = {url: client.get(url) for url in (page, listing)}
+    # No vector yet: the sessions sharing most words with its title.
+    assert _card_titles(_similar_section(before[page].content.decode()))[0] == EDGE
+    version = demo_event.updated_at
+    semantic.refresh_embeddings(demo_event)
+    demo_event.refresh_from_db()
+    assert (demo_event.updated_at, demo_event.embedded_at is not None) == (version, True)
+    after = {url: client.get(url) for url in (page, listing)}
+    assert _card_titles(_similar_section(after[page].content.decode())) == SIMILAR_TO_MCU
+    assert after[page]["ETag"] != before[page]["ETag"]
+    # The schedule is what it was: the list is the kept page, with the same ETag.
+    assert (after[listing]["ETag"], after[listing].content) == (
+        before[listing]["ETag"],
+        before[listing].content,
+    )

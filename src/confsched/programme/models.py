@@ -141,6 +141,12 @@ class Event(models.Model):
     end_date = models.DateField(null=True, blank=True, verbose_name=_("end date"))
     location = models.CharField(max_length=200, blank=True, verbose_name=_("location"))
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    # When the embedding worker last stored vectors: only what shows similar sessions or
+    # searches by meaning is keyed by it, so that embedding a programme, a chunk at a time,
+    # leaves every other kept page, export and offline copy of the event as it is.
+    embedded_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=_("vectors stored at")
+    )
     # sha256 of the files the last import read: `import --skip-unchanged` leaves the event (and
     # the organizer's edits since) alone when they are the same files again.
     import_digest = models.CharField(

@@ -205,8 +205,10 @@ def refresh_embeddings(event: Event) -> EmbeddingReport:
 
     Vectors are stored CHUNK sessions at a time, each chunk in its own transaction, so that
     search and the admin see them as they come. Without the semantic extra this stores nothing
-    and says so in the report. When vectors changed, the event's `updated_at` moves so that
-    pages built with the old ones are rebuilt.
+    and says so in the report. Each chunk moves the event's `embedded_at`, which retires what
+    was built from the old vectors (session pages' similar sessions, searches by meaning) and
+    nothing else: the event's version (`updated_at`), and with it every other kept page,
+    export, ETag and offline copy, stays as it is while a programme is embedded.
     """
     total, todo = stale_sessions(event)
     if not todo:
@@ -229,7 +231,7 @@ def refresh_embeddings(event: Event) -> EmbeddingReport:
                 )
                 for (session, _, digest), vector in zip(chunk, vectors, strict=True)
             )
-            Event.objects.filter(pk=event.pk).update(updated_at=timezone.now())
+            Event.objects.filter(pk=event.pk).update(embedded_at=timezone.now())
     return EmbeddingReport(embedded=len(todo), unchanged=total - len(todo))
 
 
@@ -294,7 +296,7 @@ def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
         )
         return [session_id for session_id, _ in rows], matrix
 
-    return _per_version(_vectors, event, read)
+    return _per_version(_vectors, event, read, version=(event.updated_at, event.embedded_at))
 
 
 def _ranked(ids: list[int], scores: Any, *, allowed: set[int], limit: int) -> list[int]:

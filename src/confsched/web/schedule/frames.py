@@ -53,10 +53,15 @@ class Frame:
         return self.stencil.size
 
 
+# The event's fields that say when it changed, not what it is.
+VERSIONS = frozenset({"updated_at", "embedded_at"})
+
+
 def event_fields(event: Event, *extra: object) -> tuple[Any, ...]:
-    """Every field of the event but its version (`updated_at`), and `extra`."""
+    """Every field of the event but its versions (`updated_at`, and `embedded_at`, which no
+    list or grid shows), and `extra`."""
     fields = event._meta.concrete_fields
-    return (*(getattr(event, f.attname) for f in fields if f.name != "updated_at"), *extra)
+    return (*(getattr(event, f.attname) for f in fields if f.name not in VERSIONS), *extra)
 
 
 def framed_stencil(

@@ -69,13 +69,15 @@ def without_unknown_parameters(
 def personal_page(
     request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender,
     parameters: tuple[str, ...] = ZONE_ONLY, build: Callable[[str], Stencil] | None = None,
+    shows_vectors: bool = False,
 ) -> HttpResponse:  # fmt: skip
     """A page that is the same for everyone but for the CSRF token, the account corner and
     the stars: built once per schedule version, address, zone and language (see stencils), then
     filled in for this request. Parameters other than `parameters` are redirected away.
 
     `build`, given the page's place (all of its key but the version), builds its stencil
-    instead of `render` with markers (the list and grid: schedule/frames.py)."""
+    instead of `render` with markers (the list and grid: schedule/frames.py). A page that
+    `shows_vectors` (similar sessions) is also rebuilt when the event's vectors change."""
     if redirect_away := without_unknown_parameters(request, parameters):
         return redirect_away
     starred = stars.starred_ids(request, event)
@@ -87,7 +89,10 @@ def personal_page(
          "fragment" if is_results_fragment(request) else "page",
          f"{request.scheme}://{request.get_host()}{request.path}?{query}")
     )  # fmt: skip
-    key = "page:" + hashlib.sha256(f"{event.updated_at.isoformat()}\n{place}".encode()).hexdigest()
+    version = event.updated_at.isoformat()
+    if shows_vectors:
+        version += f" {event.embedded_at.isoformat() if event.embedded_at else '-'}"
+    key = "page:" + hashlib.sha256(f"{version}\n{place}".encode()).hexdigest()
     stencil = kept(
         key, lambda: build(place) if build else _stencil(request, render), collect=build is None
     )

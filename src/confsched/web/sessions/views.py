@@ -45,7 +45,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         attach_star_urls([session], event=event_row)
         attach_seat_html(request, event_row, [session], markers=markers)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
-        # Built with the page, once per schedule version: vectors change only on import.
+        # Built with the page, once per schedule version and version of the vectors.
         from confsched.programme.semantic import similar_sessions  # only this page shows them
 
         similar = similar_sessions(session, limit=5)
@@ -60,7 +60,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         return page, [session]
 
     name = f"session:{key}:likely-full" if is_likely_full else f"session:{key}"
-    return personal_page(request, event_row, viewer, name=name, render=render)
+    return personal_page(request, event_row, viewer, name=name, render=render, shows_vectors=True)
 
 
 # A session page lists the track's next sessions and links to the whole track.
