@@ -69,6 +69,14 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
                 break
             except OSError:
                 time.sleep(0.2)
+        # The embedding worker (the semantic extra) exports and loads its model first, on
+        # both cores: nothing is measured until it answers on its socket.
+        embedding = Path(env["CONFSCHED_DATA_DIR"]) / "semantic.sock"
+        for _ in range(600):
+            children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+            if embedding.exists() or not any(_is_embedding_worker(int(p)) for p in children):
+                break
+            time.sleep(0.2)
         yield server
     finally:
         server.send_signal(signal.SIGTERM)
@@ -76,9 +84,13 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
 
 
 def worker_pids(master: int) -> list[int]:
-    """The gunicorn master's children: its workers."""
+    """The gunicorn master's children but the embedding worker: the web workers."""
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [int(pid) for pid in children]
+    return [int(pid) for pid in children if not _is_embedding_worker(int(pid))]
+
+
+def _is_embedding_worker(pid: int) -> bool:
+    return "\0worker\0" in Path(f"/proc/{pid}/cmdline").read_text()
 
 
 def cpu_ticks(pids: list[int]) -> int:
