@@ -16,16 +16,13 @@ second.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 import urllib.parse
 from pathlib import Path
 
-from semantic import QUERIES, free_port, get, programme_file, timed
+from semantic import QUERIES, answering_server, get, migrated_site, programme_file, timed
 
 SLUG = "busy"
 
@@ -68,23 +65,8 @@ def main() -> None:
     parser.add_argument("--phase", type=float, default=12.0, help="seconds per phase")
     options = parser.parse_args()
 
-    data_dir = Path(tempfile.mkdtemp(prefix="confsched-bench-busy-"))
-    env = {
-        **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CONFSCHED_TESTING"}},
-        "PYTHONPATH": str(Path(options.src).resolve()),
-        "CONFSCHED_DATA_DIR": str(data_dir),
-        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
-    }
-    os.environ.update({k: env[k] for k in ("CONFSCHED_DATA_DIR", "SECRET_KEY")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confsched.settings")
-    sys.path.insert(0, str(Path(options.src).resolve()))
-    import django
-
-    django.setup()
-    subprocess.run(  # noqa: S603 - our own command
-        [sys.executable, "-m", "confsched.cli", "migrate", "--noinput"],
-        env=env, check=True, capture_output=True,
-    )  # fmt: skip
+    src = Path(options.src)
+    data_dir, env = migrated_site(src, name="busy", code=src)
     took, _, _ = timed(
         ["import", "--event", SLUG, "--timezone", "Europe/Paris",
          str(programme_file(5000, data_dir))],
@@ -92,25 +74,15 @@ def main() -> None:
     )  # fmt: skip
     print(f"import 5,000 (embedding queued): {took:.1f} s", flush=True)
 
-    port = free_port()
-    server = subprocess.Popen(  # noqa: S603 - our own command
-        [sys.executable, "-m", "confsched.cli", "serve", "--port", str(port), "--workers", "2"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}/{SLUG}/"
+    server, origin = answering_server(env, f"/{SLUG}/")
+    base = f"{origin}/{SLUG}/"
     urls = {
         "list": base,
-        "session": f"http://127.0.0.1:{port}{middle_session_path()}",
+        "session": origin + middle_session_path(),
         "search": base + "search/?" + urllib.parse.urlencode({"q": QUERIES[0]}),
     }
     figures: dict[int, dict[str, list[float]]] = {}
     try:
-        while True:
-            try:
-                get(base)
-                break
-            except OSError:
-                time.sleep(0.2)
         worker = worker_pid(server.pid)
         while embedded(SLUG) == 0:  # the worker has loaded the model and is embedding
             time.sleep(0.5)

@@ -134,13 +134,31 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]:
+def answering_server(env: dict[str, str], path: str) -> tuple[subprocess.Popen, str]:
+    """`confsched serve` with 2 web workers on a free port, and its address, once `path`
+    answers there."""
     port = free_port()
     server = subprocess.Popen(  # noqa: S603 - our own command
         [sys.executable, "-m", "confsched.cli", "serve", "--port", str(port), "--workers", "2"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    base = f"http://127.0.0.1:{port}/b5000/"
+    origin = f"http://127.0.0.1:{port}"
+    try:
+        while True:
+            try:
+                get(origin + path)
+                return server, origin
+            except OSError:
+                time.sleep(0.2)
+    except BaseException:
+        server.terminate()
+        raise
+
+
+def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]:
+    started = time.perf_counter()
+    server, origin = answering_server(env, "/b5000/")
+    base = f"{origin}/b5000/"
 
     def search(query: str) -> tuple[float, bool]:
         took, html = get(base + "search/?" + urllib.parse.urlencode({"q": query}))
@@ -148,13 +166,6 @@ def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]
 
     figures: dict[str, float | str] = {}
     try:
-        started = time.perf_counter()
-        while True:
-            try:
-                get(base)
-                break
-            except OSError:
-                time.sleep(0.2)
         figures["serve answers after (s)"] = time.perf_counter() - started
         took, by_meaning = search("first query after serve")
         figures["first search after serve (s)"] = took
@@ -193,6 +204,29 @@ def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]
     return figures
 
 
+def migrated_site(src: Path, *, name: str, code: Path) -> tuple[Path, dict[str, str]]:
+    """A new data folder with a migrated SQLite site, and the environment of the commands that
+    run `src`'s code on it; this process reads it with Django set up from `code`."""
+    data_dir = Path(tempfile.mkdtemp(prefix=f"confsched-bench-{name}-"))
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CONFSCHED_TESTING"}},
+        "PYTHONPATH": str(src.resolve()),
+        "CONFSCHED_DATA_DIR": str(data_dir),
+        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
+    }
+    os.environ.update({k: env[k] for k in ("CONFSCHED_DATA_DIR", "SECRET_KEY")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confsched.settings")
+    sys.path.insert(0, str(code.resolve()))
+    import django
+
+    django.setup()
+    subprocess.run(  # noqa: S603 - our own command
+        [sys.executable, "-m", "confsched.cli", "migrate", "--noinput"],
+        env=env, check=True, capture_output=True,
+    )  # fmt: skip
+    return data_dir, env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--src", default=str(ROOT / "src"), help="the source tree to measure")
@@ -206,23 +240,7 @@ def main() -> None:
     parser.add_argument("--json", help="also write the figures to this file")
     options = parser.parse_args()
 
-    data_dir = Path(tempfile.mkdtemp(prefix="confsched-bench-semantic-"))
-    env = {
-        **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CONFSCHED_TESTING"}},
-        "PYTHONPATH": str(Path(options.src).resolve()),
-        "CONFSCHED_DATA_DIR": str(data_dir),
-        "SECRET_KEY": "bench-only-secret-" + "x" * 40,
-    }
-    os.environ.update({k: env[k] for k in ("CONFSCHED_DATA_DIR", "SECRET_KEY")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confsched.settings")
-    sys.path.insert(0, str(ROOT / "src"))
-    import django
-
-    django.setup()
-    subprocess.run(  # noqa: S603 - our own command
-        [sys.executable, "-m", "confsched.cli", "migrate", "--noinput"],
-        env=env, check=True, capture_output=True,
-    )  # fmt: skip
+    data_dir, env = migrated_site(Path(options.src), name="semantic", code=ROOT / "src")
     files = {size: programme_file(size, data_dir) for size in (1000, 5000)}
     changed = programme_file(1000, data_dir, changed_title=True)
     figures: dict[str, float | str] = {"tree": options.label}
