@@ -149,3 +149,16 @@ def test_vectors_stored_later_renew_the_session_page_and_nothing_else(client, de
         before[listing]["ETag"],
         before[listing].content,
     )
+
+
+def test_each_result_says_its_day_above_its_card(client, demo_event, without_model) -> None:  # noqa: F811
+    html = client.get(SEARCH, {"q": "ExecuTorch edge"}).content.decode()
+    found = re.findall(
+        r'<li><p class="search-day"><time datetime="([^"]+)">([^<]+)</time></p>'
+        r'<article class="card">\s*<h3 class="card-title"><a href="[^"]+">([^<]+)</a>',
+        html,
+    )
+    assert found == [
+        ("2026-04-07T13:45:00+02:00", "Tuesday 7 April", EDGE),
+        ("2026-04-07T11:15:00+02:00", "Tuesday 7 April", MCU),
+    ]
