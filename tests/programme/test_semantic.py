@@ -477,3 +477,31 @@ def test_ranking_is_by_score_then_id_among_the_allowed_up_to_the_limit() -> None
     assert _ranked(ids, scores, allowed=set(ids), limit=10) == [3, 7, 12, 40, 25]
     assert _ranked(ids, scores, allowed={40, 12, 25}, limit=2) == [12, 40]
     assert _ranked(ids, scores, allowed=set(), limit=5) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "refusal"),
+    [
+        ("embed", ["--event", "no-such-event"], "no event with the slug 'no-such-event'"),
+        ("worker", ["--batch"], "search by meaning needs the semantic extra"),
+    ],
+)
+def test_embedding_commands_run_no_system_checks(db, monkeypatch, name, argv, refusal) -> None:  # noqa: ANN001
+    from django.core import checks
+    from django.core.management import load_command_class
+    from django.core.management.base import CommandError
+
+    def failing(**kwargs: object) -> list[checks.CheckMessage]:
+        return [checks.Error("a check that always fails", id="test.E001")]
+
+    monkeypatch.setattr(semantic, "is_available", lambda: False)
+    checks.register(failing)
+    try:
+        # As the command line runs it (call_command would skip the checks itself): its own
+        # refusal comes, not the failing check's.
+        command = load_command_class("confsched.programme", name)
+        options = vars(command.create_parser("confsched", name).parse_args(argv))
+        with pytest.raises(CommandError, match=refusal):
+            command.execute(**{**options, "skip_checks": False})
+    finally:
+        checks.registry.registry.registered_checks.discard(failing)

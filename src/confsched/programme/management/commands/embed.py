@@ -16,6 +16,10 @@ from confsched.programme.semantic import refresh_embeddings
 
 
 class Command(BaseCommand):
+    # The system checks load the URL patterns, views and API schemas (0.5 s) that embedding
+    # never uses; `confsched check` and `serve` (which starts the worker) run them.
+    requires_system_checks: list[str] = []
+
     help = "Embed the sessions whose text changed, for search by meaning (the semantic extra)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -18,6 +18,10 @@ from confsched.programme import semantic, semantic_worker
 
 
 class Command(BaseCommand):
+    # The system checks load the URL patterns, views and API schemas (0.5 s) that embedding
+    # never uses; `confsched check` and `serve` (which starts the worker) run them.
+    requires_system_checks: list[str] = []
+
     help = "Run search by meaning's worker: query embeddings on a socket, the embedding queue."
 
     def add_arguments(self, parser: CommandParser) -> None:
