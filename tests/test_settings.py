@@ -69,3 +69,42 @@ def test_a_new_data_folder_is_made_on_first_use(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert (folder / "confsched.sqlite3").is_file()
+
+
+# Three requests through Django's own WSGI handler (which opens and closes connections as a
+# served request does; the test client keeps them open itself), counting the connections made.
+REQUESTS_ON_SQLITE = """
+import io, django
+django.setup()
+from django.core.management import call_command
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connection
+from django.db.backends.signals import connection_created
+call_command("migrate", "--noinput", verbosity=0)
+connection.close()
+opened = []
+connection_created.connect(lambda **kwargs: opened.append(1))
+handler = WSGIHandler()
+for _ in range(3):
+    environ = {
+        "REQUEST_METHOD": "GET", "PATH_INFO": "/", "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80", "wsgi.input": io.BytesIO(), "wsgi.url_scheme": "http",
+    }
+    answer = handler(environ, lambda status, headers: None)
+    answer.close()
+    print(answer.status_code, end=" ")
+print(len(opened))
+"""
+
+
+def test_the_sqlite_default_keeps_its_connection_between_requests(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CONFSCHED_TESTING"}}
+    result = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", REQUESTS_ON_SQLITE],
+        env={**env, "CONFSCHED_DATA_DIR": str(tmp_path), "DEBUG": "1",
+             "DJANGO_SETTINGS_MODULE": "confsched.settings"},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    # Each request read the database (the home page lists the events); one connection served
+    # all three.
+    assert (result.returncode, result.stdout, result.stderr) == (0, "200 200 200 1\n", "")
