@@ -23,6 +23,7 @@ import urllib.parse
 from pathlib import Path
 
 from semantic import QUERIES, answering_server, get, migrated_site, programme_file, timed
+from serving import children, is_embedding_worker, percentile
 
 SLUG = "busy"
 
@@ -47,15 +48,10 @@ def middle_session_path() -> str:
 
 
 def worker_pid(server: int) -> int:
-    for pid in Path(f"/proc/{server}/task/{server}/children").read_text().split():
-        if "\0worker\0" in Path(f"/proc/{pid}/cmdline").read_text():
-            return int(pid)
+    for pid in children(server):
+        if is_embedding_worker(pid):
+            return pid
     raise RuntimeError("serve started no embedding worker (is the semantic extra installed?)")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> None:

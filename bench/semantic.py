@@ -35,6 +35,8 @@ import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
+from serving import children, is_embedding_worker
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo" / "pytorch-conference-europe-2026"
 QUERIES = ["running models on phones", "compilers and kernels", "training on many GPUs"]
@@ -184,16 +186,8 @@ def serve_figures(env: dict[str, str], data_dir: Path) -> dict[str, float | str]
         warm = [search(query)[0] for _ in range(10) for query in QUERIES]
         figures["warm search, 5,000 sessions, median (ms)"] = statistics.median(warm) * 1000
         figures["warm search, 5,000 sessions, max (ms)"] = max(warm) * 1000
-        children = [
-            int(pid)
-            for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-        ]
-        for pid in children:
-            kind = (
-                "model worker"
-                if "\0worker\0" in Path(f"/proc/{pid}/cmdline").read_text()
-                else "web worker"
-            )
+        for pid in children(server.pid):
+            kind = "model worker" if is_embedding_worker(pid) else "web worker"
             key = f"{kind} RSS (MiB)"
             figures[key] = max(float(figures.get(key, 0)), rss_mib(pid))
             key = f"{kind} PSS (MiB)"

@@ -73,8 +73,7 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
         # both cores: nothing is measured until it answers on its socket.
         embedding = Path(env["CONFSCHED_DATA_DIR"]) / "semantic.sock"
         for _ in range(600):
-            children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-            if embedding.exists() or not any(_is_embedding_worker(int(p)) for p in children):
+            if embedding.exists() or not any(map(is_embedding_worker, children(server.pid))):
                 break
             time.sleep(0.2)
         yield server
@@ -83,14 +82,25 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
         server.wait(timeout=30)
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (serve's: its web workers and the embedding worker)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def is_embedding_worker(pid: int) -> bool:
+    """Whether the process is `confsched worker`, the model's (serve starts one)."""
+    return "\0worker\0" in Path(f"/proc/{pid}/cmdline").read_text()
+
+
 def worker_pids(master: int) -> list[int]:
     """The gunicorn master's children but the embedding worker: the web workers."""
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [int(pid) for pid in children if not _is_embedding_worker(int(pid))]
+    return [pid for pid in children(master) if not is_embedding_worker(pid)]
 
 
-def _is_embedding_worker(pid: int) -> bool:
-    return "\0worker\0" in Path(f"/proc/{pid}/cmdline").read_text()
+def percentile(values: list[float], share: float) -> float:
+    """The value `share` of the way up the sorted values (0.0 when there are none)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
 def cpu_ticks(pids: list[int]) -> int:

@@ -20,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from serving import percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 EVENT, KEY = "storm", "workshop"
 
@@ -45,8 +47,7 @@ class Rush:
         return len(self.statuses) / self.wall if self.wall else 0.0
 
     def percentile(self, share: float) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+        return percentile(self.latencies, share)
 
 
 _PREPARE = """
