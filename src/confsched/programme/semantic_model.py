@@ -138,9 +138,13 @@ class Encoder:
         self.session = onnxruntime.InferenceSession(
             str(model_file), options, providers=["CPUExecutionProvider"]
         )
+        self.keep_tokenizers(model_dir)
+
+    def keep_tokenizers(self, model_dir: Path) -> None:
+        """The batches' tokenizer and the queries' own: a tokenizer may not serve two threads
+        at once, and with its own a query runs beside a batch (ONNX Runtime's session and
+        OpenVINO's separate request allow it) instead of waiting for it."""
         self.tokenizer = self.tokenizer_for(model_dir)
-        # A tokenizer may not serve two threads at once: queries have their own, so that they
-        # run beside a batch (a session may run twice at once) instead of waiting for it.
         self.query_tokenizer = self.tokenizer_for(model_dir)
 
     @staticmethod
@@ -208,8 +212,7 @@ class BFloat16Encoder(Encoder):
         # and it runs beside a batch on the streams instead of waiting for it.
         alone = {**bf16, "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": 1}
         self.single = core.compile_model(model, "CPU", alone).create_infer_request()
-        self.tokenizer = self.tokenizer_for(model_dir)
-        self.query_tokenizer = self.tokenizer_for(model_dir)
+        self.keep_tokenizers(model_dir)
 
     def encode(self, texts: list[str]) -> Any:
         import numpy as np  # noqa: PLC0415 - optional extra
