@@ -3,9 +3,10 @@ abuse, the figures organizers and speakers read, and the speakers' private links
 
 The window opens at the session's start and closes at the end of the day `feedback_days`
 after the event's last day, in the event's zone (the session's own local day when the event
-has no end date). Writes are throttled per account and per client address in the cache, a
-fixed window each: strict per account, looser per address, since a venue's attendees share a
-few NAT addresses (as the log-in throttle, web/accounts/login_throttle.py).
+has no end date). Writes are throttled per account and per client address, a fixed window
+each, counted where every app process sees them (agenda/throttles.py): strict per account,
+looser per address, since a venue's attendees share a few NAT addresses (as the log-in
+throttle, web/accounts/login_throttle.py).
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
 from django.utils.formats import date_format
 from django.utils.translation import gettext
-from redis.exceptions import RedisError
 
 from confsched.agenda.models import Feedback, SpeakerFeedbackLink, new_token
+from confsched.agenda.throttles import exceeds
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.core.throttle import Limit
 from confsched.programme.models import Event, Session, Speaker
 
 MAX_COMMENT = 4000
@@ -188,33 +189,25 @@ def feedback_of(user: User | AnonymousUser, session: Session) -> Feedback | None
 # ---- the throttle --------------------------------------------------------------------------
 
 
-def _hits(key: str) -> int:
-    """Count one more hit on `key` in its window; 0 when the cache cannot count (a shared
-    cache that is away lets writes through rather than refusing everyone)."""
-    try:
-        cache.add(key, 0, timeout=THROTTLE_SECONDS)
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr, or the add was dropped
-        cache.set(key, 1, timeout=THROTTLE_SECONDS)
-        return 1
-    except (RedisError, OSError):
-        return 0
-
-
 def throttle(*, user_id: int, address: str = "") -> None:
     """Count a feedback write; FeedbackThrottledError once the account or the address is over
-    its limit for the current window."""
-    account_limit = getattr(settings, "CONFSCHED_FEEDBACK_ACCOUNT_LIMIT", ACCOUNT_LIMIT)
-    address_limit = getattr(settings, "CONFSCHED_FEEDBACK_ADDRESS_LIMIT", ADDRESS_LIMIT)
+    its limit for the current window (counted where every app process sees it:
+    agenda/throttles.py)."""
+    account = Limit(
+        getattr(settings, "CONFSCHED_FEEDBACK_ACCOUNT_LIMIT", ACCOUNT_LIMIT), THROTTLE_SECONDS
+    )
+    network = Limit(
+        getattr(settings, "CONFSCHED_FEEDBACK_ADDRESS_LIMIT", ADDRESS_LIMIT), THROTTLE_SECONDS
+    )
     minutes = THROTTLE_SECONDS // 60
-    if _hits(f"feedback-throttle:user:{user_id}") > account_limit:
+    if exceeds(account, "feedback", "user", user_id):
         raise FeedbackThrottledError(
-            f"You sent feedback more than {account_limit} times in {minutes} minutes. "
+            f"You sent feedback more than {account.count} times in {minutes} minutes. "
             f"Wait a few minutes, then send it again."
         )
-    if address and _hits(f"feedback-throttle:address:{address}") > address_limit:
+    if address and exceeds(network, "feedback", "address", address):
         raise FeedbackThrottledError(
-            f"More than {address_limit} feedback writes came from your network in {minutes} "
+            f"More than {network.count} feedback writes came from your network in {minutes} "
             "minutes. Wait a few minutes, then send it again."
         )
 

@@ -311,3 +311,18 @@ class AttendeeProfile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user} at {self.event}"
+
+
+# ---- throttles ------------------------------------------------------------------------------
+
+
+class ThrottleCount(models.Model):
+    """Hits on one throttle key in its current window, for when no Redis counts them: written
+    only by agenda/throttles.py, one statement per hit (core/throttle.py)."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    hits = models.PositiveIntegerField()
+    expires_at = models.DateTimeField(db_index=True)  # windows past it are deleted
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.hits} until {self.expires_at}"
