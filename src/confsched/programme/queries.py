@@ -248,18 +248,19 @@ def sessions_in_track(session: Session, *, limit: int) -> tuple[list[Session], i
     return _attach(rows, session.event), others.count()
 
 
+def _speakers_shown(event: Event) -> QuerySet[Speaker]:
+    """The event's speakers attendees may read of: those billed on a published session. The
+    one rule for the directory, a speaker's page and the API: a person billed only on sessions
+    waiting for review or without a time is no one's to look up, by name or by key."""
+    billed = Session.objects.filter(speakers=OuterRef("pk")).published()
+    return Speaker.objects.filter(event=event).filter(Exists(billed))
+
+
 def speakers_listed(event: Event, *, q: str = "") -> list[Speaker]:
     """Speakers of published sessions, by name; with `q`, those whose name or company has a
     word starting with each of its words ("ada love" finds Ada Lovelace), accents and case
     ignored on every database."""
-    rows = (
-        Speaker.objects.filter(
-            event=event, sessions__needs_review=False, sessions__starts_at__isnull=False
-        )
-        .distinct()
-        .order_by("name")
-    )
-    people = list(rows)
+    people = list(_speakers_shown(event).order_by("name"))
     if words := fold(q).split():
         # In memory, as the schedule's search: an event has at most a few thousand speakers.
         patterns = [re.compile(rf"\b{re.escape(word)}") for word in words]
@@ -272,7 +273,8 @@ def speakers_listed(event: Event, *, q: str = "") -> list[Speaker]:
 
 
 def speaker_for_key(event: Event, key: str) -> Speaker | None:
-    rows = list(Speaker.objects.filter(event=event, key=key))
+    """The speaker `key` when attendees may read of them (_speakers_shown), else None."""
+    rows = list(_speakers_shown(event).filter(key=key))
     return _attach(rows, event)[0] if rows else None
 
 
