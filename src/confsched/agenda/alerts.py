@@ -25,6 +25,7 @@ from confsched.agenda.claims import claim_row
 from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.programme.history import change_lines
 from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
 
 # The feed shows this many digests, newest first.
@@ -128,14 +129,14 @@ def _starred_changes(user: User) -> models.QuerySet[Change]:
 
 
 def _grouped(changes: list[Change]) -> list[ChangedSession]:
+    """One version's changes as attendees may read them (history.py): a session taken out of
+    the programme is "withdrawn" under the title it had, whatever it became since."""
     titles: dict[int, tuple[str, list[str], bool]] = {}
-    for change in changes:
-        title, words, cancelled = titles.setdefault(
-            change.session_id, (change.session.full_title, [], False)
-        )
-        words.append(change.words)
-        if change.kind == ChangeKind.CANCELLED:
-            titles[change.session_id] = (title, words, True)
+    for line in change_lines(changes, for_team=False):
+        title, words, cancelled = titles.setdefault(line.session.pk, (line.title, [], False))
+        words.append(line.words)
+        if line.kind == ChangeKind.CANCELLED:
+            titles[line.session.pk] = (title, words, True)
     return [
         ChangedSession(title=title, changes=tuple(words), is_cancelled=cancelled)
         for title, words, cancelled in titles.values()

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from csp.decorators import csp_update
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import translation
 from ninja import Field, NinjaAPI, Query, Schema
 from ninja.errors import HttpError, ValidationError
 from ninja.openapi.docs import Swagger
@@ -40,9 +41,9 @@ from confsched.api.schemas import (
 from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone, known_zone_names, zone_problem
 from confsched.programme import queries
-from confsched.programme.changes import source_label
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
-from confsched.programme.models import Change, Event, ScheduleVersion, Session, Speaker
+from confsched.programme.history import ChangeLine, VersionEntry, history
+from confsched.programme.models import Event, ScheduleVersion, Session, Speaker
 
 
 class _Docs(Swagger):
@@ -229,13 +230,18 @@ def _speaker_out(request: HttpRequest, speaker: Speaker) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _change_out(change: Change, version: ScheduleVersion) -> dict[str, Any]:
+def _change_out(line: ChangeLine, version: ScheduleVersion) -> dict[str, Any]:
     return {
         "version": version.number, "version_name": version.name,
-        "session_key": change.session.key,
-        "session_title": change.session.full_title, "kind": change.kind,
-        "description": change.description, "created_at": version.created_at,
+        "session_key": line.session.key, "session_title": line.title, "kind": line.kind,
+        "description": line.words, "created_at": version.created_at,
     }  # fmt: skip
+
+
+def _public_history(event: Event) -> list[VersionEntry]:
+    """The change log as attendees read it (programme/history.py), its words in English."""
+    with translation.override("en"):
+        return history(queries.versions_with_changes(event, limit=10_000), for_team=False)
 
 
 # URL templates for the collections under an event; {slug} is an event's slug from /events.
@@ -466,18 +472,15 @@ def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
     event = _event(slug)
     return [
         {
-            "number": version.number,
-            "name": version.name,
-            "created_at": version.created_at,
-            "url": _url(
-                request,
-                reverse("web:version", kwargs={"event": event.slug, "number": version.number}),
-            ),
-            "source": source_label(version.source),  # the full source only in the admin
-            "summary": version.summary,
-            "changes": [_change_out(change, version) for change in version.changes.all()],
+            "number": entry.version.number,
+            "name": entry.version.name,
+            "created_at": entry.version.created_at,
+            "url": _url(request, reverse("web:version", args=[event.slug, entry.version.number])),
+            "source": entry.source,  # the full source only in the admin
+            "summary": entry.summary,
+            "changes": [_change_out(line, entry.version) for line in entry.lines],
         }  # fmt: skip
-        for version in queries.versions_with_changes(event, limit=10_000)
+        for entry in _public_history(event)
     ]
 
 
@@ -488,9 +491,9 @@ def list_versions(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
 )
 @paginate(Page)
 def list_changes(request: HttpRequest, slug: str) -> list[dict[str, Any]]:
-    """Every change, newest version first."""
+    """Every change attendees may read, newest version first."""
     return [
-        _change_out(change, version)
-        for version in queries.versions_with_changes(_event(slug), limit=10_000)
-        for change in version.changes.all()
+        _change_out(line, entry.version)
+        for entry in _public_history(_event(slug))
+        for line in entry.lines
     ]

@@ -57,7 +57,8 @@ def change_facts(
     any language, and what a Change keeps (JSON: times as ISO text).
 
     Both dicts hold title, kind, abstract, starts_at, ends_at, room, track, level, has_slides,
-    language (facets as names), speakers (a list of names) and is_cancelled.
+    language (facets as names), speakers (a list of names), is_cancelled and needs_review
+    (False when absent).
     """
     found: list[tuple[str, dict[str, Any]]] = []
     if before["is_cancelled"] != after["is_cancelled"]:
@@ -77,9 +78,33 @@ def change_facts(
     if before["speakers"] != after["speakers"]:
         found.append((SPEAKERS, {"was": list(before["speakers"]), "now": list(after["speakers"])}))
     details = [[key, before[key], after[key]] for key in DETAIL_LABELS if before[key] != after[key]]
+    # Flagged for review or cleared: the session leaves or joins what attendees see, a change
+    # even when nothing else is (history.py tells it to them as withdrawn or added).
+    flags = (before.get("needs_review", False), after.get("needs_review", False))
+    if flags[0] != flags[1]:
+        details.append(["needs_review", *flags])
     if details:
         found.append((DETAILS, {"details": details}))
     return found
+
+
+def is_public(state: dict[str, Any]) -> bool:
+    """Whether attendees see a session in `state` (change_facts' dict): it has a time and waits
+    for no review, SessionQuerySet.published's rule."""
+    return state["starts_at"] is not None and not state.get("needs_review", False)
+
+
+def seen_by_public(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """What a change keeps of what attendees saw (its facts' "public"): whether the session was
+    public before its version (never, when `before` is None: a new session) and after it, and
+    its full title as they last saw it ("" when they never did). The public history is told
+    from these alone (history.py): a later title or flag must not reach an older version."""
+    was, now = before is not None and is_public(before), is_public(after)
+    seen = after if now else before if was else None
+    if seen is None:
+        return {"before": was, "after": now, "title": ""}
+    title = f"{seen['kind']}: {seen['title']}" if seen["kind"] else seen["title"]
+    return {"before": was, "after": now, "title": title}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -98,12 +123,13 @@ FIXED_WORDS = {
 }
 
 
-def say(kind: str, facts: dict[str, Any]) -> str:
-    """A change in words, in the active language: 'moved from Room A to Room B'."""
+def say(kind: str, facts: dict[str, Any], *, zone: zoneinfo.ZoneInfo | None = None) -> str:
+    """A change in words, in the active language: 'moved from Room A to Room B'; times in
+    `zone` (the reader's), else in the zone the change was recorded in."""
     if kind in FIXED_WORDS:
         return gettext(FIXED_WORDS[kind])
     if kind == RETIMED:
-        zone = zoneinfo.ZoneInfo(facts["zone"])
+        zone = zone or zoneinfo.ZoneInfo(facts["zone"])
         was, now = ([_moment(text) for text in facts[side]] for side in ("was", "now"))
         return gettext("moved in time from %(was)s to %(now)s") % {
             "was": when(was[0], was[1], zone), "now": when(now[0], now[1], zone),
@@ -129,6 +155,8 @@ def say(kind: str, facts: dict[str, Any]) -> str:
 
 def _detail(key: str, was: Any, now: Any) -> str:
     """'type changed from Keynote to Talk', 'audience level set to Any', 'slides attached'."""
+    if key == "needs_review":
+        return gettext("waiting for review") if now else gettext("reviewed")
     if isinstance(now, bool):
         return gettext("slides attached") if now else gettext("slides removed")
     label = gettext(DETAIL_LABELS[key])
@@ -149,24 +177,27 @@ _TOKEN_LIKE = re.compile(r"(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{16,}"
 MAX_SOURCE_NAMES = 3
 
 
-def _public_name(location: str) -> str:
-    """A file's base name; a URL's host and, when it is a file name, its last path segment."""
+def _public_name(location: str, *, with_files: bool) -> str:
+    """A URL's host; with `with_files`, a file's base name too, and a URL's last path segment
+    when it is a file name."""
     if "://" not in location:
-        return re.split(r"[\\/]", location)[-1]
+        return re.split(r"[\\/]", location)[-1] if with_files else ""
     try:
         parts = urlsplit(location)
         host = parts.hostname or ""
     except ValueError:  # an unreadable URL (a broken IPv6 host): nothing of it is shown
         return ""
     last = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
-    if _FILE_NAME.fullmatch(last) and not _TOKEN_LIKE.search(last):
+    if with_files and _FILE_NAME.fullmatch(last) and not _TOKEN_LIKE.search(last):
         return f"{last} from {host}" if host else last
     return host
 
 
-def source_label(source: str) -> str:
-    """What the public change log says made a version: "imported from schedule.xml", never
-    the folder it lay in, a URL's query, credentials or token (the admin shows the source).
+def source_label(source: str, *, for_team: bool = False) -> str:
+    """What the change log says made a version: "imported from sessionize.com" for anyone;
+    for the event's team the file names too ("imported from schedule.xml"), which name the
+    organizers' own files (Sched pages saved as 000_1139db4cf8be8007.txt). Never the folder
+    a file lay in, a URL's query, credentials or token (the admin shows the source).
 
     `source` is what load_programme and record_edit wrote: "import: <name>, <name>" (files by
     base name, URLs in full), "import", "edit by <username>", "release by <username>" (drafts),
@@ -182,7 +213,7 @@ def source_label(source: str) -> str:
     if text == "import":
         return gettext("imported")
     text = text.removeprefix("import:").strip()
-    found = (_public_name(part.strip()) for part in text.split(", "))
+    found = (_public_name(part.strip(), with_files=for_team) for part in text.split(", "))
     names = list(dict.fromkeys(name for name in found if name))
     if not names:
         return gettext("imported")

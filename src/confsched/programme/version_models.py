@@ -4,6 +4,8 @@ whose models these point at by name."""
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -106,6 +108,10 @@ class Change(models.Model):
     @property
     def words(self) -> str:
         """What changed, in the active language (English words kept for older changes)."""
+        return self.words_in(None)
+
+    def words_in(self, zone: zoneinfo.ZoneInfo | None) -> str:
+        """`words` with its times in `zone` (the reader's), else in the zone it was recorded in."""
         if self.facts or self.kind in FIXED_WORDS:
-            return say(self.kind, self.facts)
+            return say(self.kind, self.facts, zone=zone)
         return self.description

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from confsched.core.errors import InvalidProgrammeError
 from confsched.core.timezones import format_offset
 from confsched.interchange import programme as pm
+from confsched.programme.changes import seen_by_public
 from confsched.programme.models import (
     Change,
     ChangeKind,
@@ -41,6 +42,7 @@ from confsched.programme.services.versions import (
     describe,
     facts,
     record_version,
+    state,
 )
 from confsched.programme.signals import seats_changed
 
@@ -220,7 +222,8 @@ def load_programme(
             fresh.append((row, links))
             new_refs += link_rows(row, incoming.links)
             report.created.append(row.full_title)
-            changes.append(change_row(row, ChangeKind.ADDED))
+            seen = seen_by_public(None, state(row))  # attendees see it only if published
+            changes.append(change_row(row, ChangeKind.ADDED, seen=seen))
         else:
             current = stored_links.get(row.pk, [])
             refs = stored_refs.get(row.pk, ())

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import zoneinfo
-from collections import Counter
 from typing import Any
 
 from django.db import models, transaction
 from django.utils import translation
 
 from confsched.interchange import programme as pm
-from confsched.programme.changes import DETAILS, change_facts, say
+from confsched.programme.changes import DETAILS, change_facts, say, seen_by_public
+from confsched.programme.history import summary_of
 from confsched.programme.models import (
     Change,
     ChangeKind,
@@ -38,6 +38,7 @@ def facts(
         "has_slides": row.has_slides,
         "language": row.language,
         "is_cancelled": row.is_cancelled,
+        "needs_review": row.needs_review,
         "speakers": speaker_names,
         "links": links,
     }
@@ -55,15 +56,36 @@ def describe(
             found.append((DETAILS, {"details": [], "links": True}))
         else:
             details["links"] = True
-    return [change_row(session, kind, facts) for kind, facts in found]
+    seen = seen_by_public(before, after)
+    return [change_row(session, kind, facts, seen=seen) for kind, facts in found]
 
 
-def change_row(session: Session, kind: str, facts: dict[str, Any] | None = None) -> Change:
+def state(session: Session) -> dict[str, Any]:
+    """What seen_by_public reads of a session row as it is now."""
+    return {
+        "title": session.title, "kind": session.kind, "starts_at": session.starts_at,
+        "needs_review": session.needs_review,
+    }  # fmt: skip
+
+
+def change_row(
+    session: Session,
+    kind: str,
+    facts: dict[str, Any] | None = None,
+    *,
+    seen: dict[str, Any] | None = None,
+) -> Change:
     """A Change keeps its facts, said in each reader's language (Change.words), and the words in
-    English (`description`: the API's, the admin's, and older versions' only words)."""
+    English (`description`: the API's, the admin's, and older versions' only words). Among its
+    facts, "public": what attendees saw around the version (changes.seen_by_public), `seen`;
+    by default the session as it is now, before the version as after it."""
     with translation.override("en"):
         words = say(kind, facts or {})
-    return Change(session=session, kind=kind, facts=facts or {}, description=words)
+    if seen is None:
+        seen = seen_by_public(state(session), state(session))
+    return Change(
+        session=session, kind=kind, facts={**(facts or {}), "public": seen}, description=words
+    )
 
 
 def session_facts(session: Session) -> dict[str, Any]:
@@ -89,7 +111,8 @@ def record_edit(
     """After an organizer's edit (or addition, when `before` is None): a version with what
     changed, and calendars told through SEQUENCE."""
     if before is None:
-        changes = [change_row(session, ChangeKind.ADDED.value)]
+        seen = seen_by_public(None, state(session))
+        changes = [change_row(session, ChangeKind.ADDED.value, seen=seen)]
     else:
         changes = describe(session, before, session_facts(session), zone=session.event.zone)
     if session.note_first_start():
@@ -107,10 +130,7 @@ def record_version(
 ) -> ScheduleVersion:
     """A new version holding `changes`, numbered after the event's last one."""
     last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
-    counts = Counter(change.kind for change in changes)
-    summary = ", ".join(
-        f"{counts[kind]} {ChangeKind(kind).label.lower()}" for kind in ChangeKind if counts[kind]
-    )
+    summary = summary_of(change.kind for change in changes)
     version = ScheduleVersion.objects.create(
         event=event, number=(last["number__max"] or 0) + 1, source=source[:300],
         summary=summary, by=by[:150], name=name[:200],

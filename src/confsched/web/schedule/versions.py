@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from datetime import date
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.template.loader import render_to_string
@@ -21,14 +22,16 @@ from django.views.decorators.http import require_safe
 from confsched.interchange import programme as pm
 from confsched.interchange.formats import WRITERS
 from confsched.programme import queries
-from confsched.programme.changes import source_label
+from confsched.programme.history import version_entry
 from confsched.programme.models import Event, ScheduleVersion, VersionSnapshot
 from confsched.programme.services.export import render_programme
 from confsched.programme.services.snapshots import version_programme
+from confsched.web.schedule.changes import is_team, kept_by_nobody
 from confsched.web.site.calendars import conditional_response
 from confsched.web.site.compression import Rendition
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import kept
+from confsched.web.site.zones import viewer_zone
 
 # A version never changes: its exports may be kept a day by anyone.
 VERSION_MAX_AGE = 86_400
@@ -45,40 +48,45 @@ def _unknown_version(event: Event, number: int) -> str:
     }  # fmt: skip
 
 
-def _days(programme: pm.Programme, event: Event) -> list[tuple[date, list[dict]]]:
-    """The sessions attendees saw, by day in the event's zone, each with its speakers' names."""
+def _days(programme: pm.Programme, zone: ZoneInfo) -> list[tuple[date, list[dict]]]:
+    """The sessions attendees saw, by day in `zone` (the viewer's), each with its speakers'
+    names."""
     names = {speaker.key: speaker.name for speaker in programme.speakers}
     days: dict[date, list[dict]] = defaultdict(list)
     shown = [s for s in programme.sessions if s.starts_at is not None and not s.needs_review]
     for session in sorted(shown, key=lambda s: (s.starts_at, s.room, s.title)):
         assert session.starts_at is not None  # noqa: S101 - filtered above, for mypy
-        start = session.starts_at.astimezone(event.zone)
+        start = session.starts_at.astimezone(zone)
         days[start.date()].append(
             {
                 "session": session,
                 "starts_at": start,
-                "ends_at": session.ends_at.astimezone(event.zone) if session.ends_at else None,
+                "ends_at": session.ends_at.astimezone(zone) if session.ends_at else None,
                 "speakers": ", ".join(names.get(s.speaker_key, "") for s in session.speakers),
             }
         )
     return sorted(days.items())
 
 
-def _kept_html(key: str, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
-    """`template` rendered with `context()` once per key, in the active zone and language, then
-    kept like an export (compressed, here and in the shared cache)."""
-    zone, language = timezone.get_current_timezone_name(), translation.get_language()
+def _kept_html(
+    key: str, template: str, context: Callable[[], dict[str, Any]], *, zone: ZoneInfo
+) -> SafeString:
+    """`template` rendered with `context()` once per key, in `zone` (the viewer's: the date
+    filters convert every time to it) and the active language, then kept like an export
+    (compressed, here and in the shared cache)."""
+    language = translation.get_language()
 
     def build() -> Rendition:
-        return Rendition(render_to_string(template, context()).encode())
+        with timezone.override(zone):
+            return Rendition(render_to_string(template, context()).encode())
 
-    html = kept(f"{key}:{zone}:{language}", build).body.decode()
+    html = kept(f"{key}:{zone.key}:{language}", build).body.decode()
     return mark_safe(html)  # noqa: S308 - our template's output
 
 
-def _programme_html(event: Event, version: ScheduleVersion) -> SafeString | None:
-    """The programme the version kept, by day; None when it kept none. A version never
-    changes: its snapshot is read back (most of the cost: 7-9 s at 5,000 sessions,
+def _programme_html(event: Event, version: ScheduleVersion, zone: ZoneInfo) -> SafeString | None:
+    """The programme the version kept, by day in `zone`; None when it kept none. A version
+    never changes: its snapshot is read back (most of the cost: 7-9 s at 5,000 sessions,
     bench/snapshots.py) and rendered once per zone and language."""
     # `has_programme` is annotated by the query: an old version's page costs no extra read.
     if not getattr(version, "has_programme", False):
@@ -86,43 +94,53 @@ def _programme_html(event: Event, version: ScheduleVersion) -> SafeString | None
 
     def days() -> dict[str, Any]:
         programme = version_programme(version)
-        return {"days": _days(programme, event) if programme else []}
+        return {"days": _days(programme, zone) if programme else []}
 
     made = version.created_at.isoformat()
-    key = f"version-programme:{event.pk}:{version.number}:{made}:{event.timezone}"
-    return _kept_html(key, "confsched/_version_programme.html", days)
+    key = f"version-programme:{event.pk}:{version.number}:{made}"
+    return _kept_html(key, "confsched/_version_programme.html", days, zone=zone)
 
 
-def _changes_html(event: Event, version: ScheduleVersion) -> SafeString:
-    """What changed in the version, a line per session (1,000 lines for a first import): its
-    sessions' titles are today's, so it is kept until the event changes."""
+def _changes_html(
+    event: Event, version: ScheduleVersion, *, for_team: bool, zone: ZoneInfo
+) -> SafeString:
+    """What changed in the version as the reader may read it (programme/history.py): its
+    summary, what made it, a line per change (1,000 for a first import). Kept apart for the
+    team and for everyone else, and until the event changes: the team's lines name sessions
+    as they are today, and a line links its session only while that has a page."""
 
     def changes() -> dict[str, Any]:
-        return {"changes": list(queries.changes_in_order().filter(version=version))}
+        rows = queries.changes_in_order().filter(version=version)
+        return {"entry": version_entry(version, rows, for_team=for_team, zone=zone)}
 
     made, changed = version.created_at.isoformat(), event.updated_at.isoformat()
-    key = f"version-changes:{event.pk}:{version.number}:{made}:{changed}"
-    return _kept_html(key, "confsched/_version_changes.html", changes)
+    reader = "team" if for_team else "public"
+    key = f"version-changes:{event.pk}:{version.number}:{made}:{changed}:{reader}"
+    return _kept_html(key, "confsched/_version_what_changed.html", changes, zone=zone)
 
 
 @require_safe
 def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
-    """Version `number`: a banner pointing at today's programme, its programme, its changes."""
+    """Version `number`: a banner pointing at today's programme, its changes, its programme,
+    in the viewer's zone."""
     event_row = event_or_404(event)
+    viewer = viewer_zone(request, event_row)
     version = queries.version_for_number(event_row, number, with_changes=False)
     if version is None:
         return event_page(
-            request, "confsched/version.html", event=event_row, status=404,
+            request, "confsched/version.html", event=event_row, viewer=viewer, status=404,
             problem=_unknown_version(event_row, number),
         )  # fmt: skip
     before, after = queries.neighbour_versions(version)
-    return event_page(
-        request, "confsched/version.html", event=event_row, version=version,
-        source=source_label(version.source), before=before, after=after,
-        changes_html=_changes_html(event_row, version),
-        programme_html=_programme_html(event_row, version), extensions=sorted(WRITERS),
-        nav="changes", shared=True,
+    for_team = is_team(request, event_row)
+    response = event_page(
+        request, "confsched/version.html", event=event_row, viewer=viewer, version=version,
+        before=before, after=after,
+        changes_html=_changes_html(event_row, version, for_team=for_team, zone=viewer.zone),
+        programme_html=_programme_html(event_row, version, viewer.zone),
+        extensions=sorted(WRITERS), nav="changes", shared=not for_team,
     )  # fmt: skip
+    return kept_by_nobody(response) if for_team else response
 
 
 @require_safe

@@ -87,7 +87,7 @@ def draft(request: HttpRequest, event: str) -> HttpResponse:
         request, "confsched/draft.html", event=found, status=status, problem=problem,
         draft=twin, preview=preview, since=since, seen=last_version_number(found),
         since_versions=[
-            {"version": version, "source": source_label(version.source)}
+            {"version": version, "source": source_label(version.source, for_team=True)}
             for version in (since.versions if since else [])
         ],
         waiting=draft_sessions_waiting(twin) if twin else 0,
