@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import sys
 import tempfile
 from collections import Counter
@@ -33,17 +32,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from serving import CLOCK_TICKS, cpu_ticks, fresh_site, served, worker_pids
+from serving import CLOCK_TICKS, cpu_ticks, free_port, fresh_site, served, worker_pids
 from storm import prepare, rush, seats_held
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.test_nginx import nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
-
-
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _postgres_ticks(database: str) -> int:
@@ -81,7 +74,7 @@ def _front(kind: str, env: dict[str, str], app_port: int) -> Iterator[tuple[int,
         yield app_port, []
         return
     work = Path(tempfile.mkdtemp(prefix="confsched-bench-front-"))
-    port = _port()
+    port = free_port()
     static = Path(env["CONFSCHED_DATA_DIR"]) / "static"
     conf = nginx_conf(work, static=static, app_port=app_port, port=port, keepalive=32)
     try:
@@ -118,7 +111,7 @@ def main() -> None:
         for number in range(1, options.rounds + 1):
             with fresh_site(database, name="confsched_bench_reservations") as env:
                 attendees = prepare(env, count=options.attendees, seats=options.seats)
-                port = _port()
+                port = free_port()
                 with (
                     served(env, port=port, workers=options.workers) as server,
                     _front(options.front, env, port) as (front_port, front_pids),

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
-from serving import children, is_embedding_worker
+from serving import children, free_port, is_embedding_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "demo" / "pytorch-conference-europe-2026"
@@ -128,12 +127,6 @@ def get(url: str) -> tuple[float, str]:
     with urllib.request.urlopen(url, timeout=60) as page:  # noqa: S310 - our own server
         html = page.read().decode()
     return time.perf_counter() - started, html
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def answering_server(env: dict[str, str], path: str) -> tuple[subprocess.Popen, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,14 @@ def run(args: list[str], env: dict[str, str]) -> str:
     return subprocess.run(  # noqa: S603 - our own commands
         args, env=env, check=True, capture_output=True, text=True
     ).stdout
+
+
+def in_site(env: dict[str, str], code: str, *arguments: str) -> str:
+    """What Python `code` prints, run with Django set up on the site `env` names."""
+    return run(
+        [sys.executable, "-c", code, *arguments],
+        {**env, "DJANGO_SETTINGS_MODULE": "confsched.settings"},
+    )
 
 
 @contextmanager
@@ -80,6 +89,13 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def free_port() -> int:
+    """A port on the loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def children(pid: int) -> list[int]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from confsched.core.database import sqlite_wait
 from confsched.core.errors import InvalidProgrammeError
 from confsched.core.timezones import format_offset
 from confsched.interchange import programme as pm
@@ -73,7 +74,7 @@ def _offset_warnings(event: Event, programme: pm.Programme) -> list[str]:
 
 # How long an import waits for another import of the same event on SQLite (PostgreSQL waits
 # as long as the other holds its lock).
-SQLITE_IMPORT_WAIT_MS = 300_000
+SQLITE_IMPORT_WAIT_SECONDS = 300
 
 
 def lock_imports(slug: str) -> None:
@@ -81,27 +82,20 @@ def lock_imports(slug: str) -> None:
     creation of a new one) run one after the other, each applied to what the last one left.
 
     PostgreSQL: a transaction-scoped advisory lock keyed by the slug. SQLite: the database's
-    one write lock, taken now by a write rather than at the first write after reading (where
-    WAL would refuse a transaction whose reads another writer made stale).
+    one write lock, which the transaction took at BEGIN (IMMEDIATE, settings.py); begun inside
+    `sqlite_wait(SQLITE_IMPORT_WAIT_SECONDS)`, it waited as long as an import may take.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("lock_imports needs a transaction to hold the lock")
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            digest = hashlib.sha256(f"confsched import {slug}".encode()).digest()
+    if connection.vendor == "postgresql":
+        digest = hashlib.sha256(f"confsched import {slug}".encode()).digest()
+        with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
             )
-        elif connection.vendor == "sqlite":
-            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_IMPORT_WAIT_MS}")
-            try:
-                table = connection.ops.quote_name(Event._meta.db_table)
-                # A write that changes nothing: the lock, whether or not the event exists.
-                cursor.execute(f"UPDATE {table} SET slug = slug WHERE slug = %s", [slug])  # noqa: S608 - our own table name
-            finally:
-                cursor.execute("PRAGMA busy_timeout = 5000")
 
 
+@sqlite_wait(SQLITE_IMPORT_WAIT_SECONDS)  # before BEGIN, where SQLite waits for the lock
 @transaction.atomic
 def load_programme(
     event: Event,

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
@@ -18,6 +18,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from confsched.core import database
+from confsched.core.database import Trouble
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.languages import use_event_language
@@ -51,9 +53,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 # The error pages: in the site's layout (the event's, where the address names one), and JSON
 # under /api/, where clients read {"detail": ...} like every other API error.
 API_PREFIX = "/api/"
-# What a client is told to wait while the database is unreachable (a restart takes seconds).
+# What a client is told to wait while the database is unreachable (a restart takes seconds),
+# and after a write that did not get its lock in time (the crowd passes in moments).
 RETRY_AFTER_SECONDS = 30
-_DATABASE_DOWN = (OperationalError, InterfaceError)
+BUSY_RETRY_AFTER_SECONDS = 2
 
 
 def _event_of(path: str) -> Event | None:
@@ -102,10 +105,12 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500, or 503 with Retry-After when the database cannot be reached (a restart, a
-    failover): a wait, not a fault, and the next request after it is back is served."""
+    """500; or 503 with Retry-After when the database cannot be reached (a restart, a
+    failover: a wait, not a fault, and the next request after it is back is served), or when it
+    was too busy to take the write in time (nothing was saved: send it again)."""
     _, exception, _ = sys.exc_info()
-    if isinstance(exception, _DATABASE_DOWN):
+    found = database.trouble(exception) if exception is not None else None
+    if found is Trouble.AWAY:
         response = _error_page(
             request, status=503, heading=gettext("Back in a moment"),
             message=gettext(
@@ -114,6 +119,16 @@ def server_error(request: HttpRequest) -> HttpResponse:
             ), is_database_up=False,
         )  # fmt: skip
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    if found is Trouble.BUSY:
+        response = _error_page(
+            request, status=503, heading=gettext("Too busy to save this"),
+            message=gettext(
+                "Many people are saving at this moment and yours could not be saved in time; "
+                "nothing was changed. Please send it again."
+            ), is_database_up=False,
+        )  # fmt: skip
+        response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
         return response
     return _error_page(
         request, status=500, heading=gettext("Something went wrong"),

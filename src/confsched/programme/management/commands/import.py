@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
+from confsched.core.database import sqlite_wait
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
@@ -23,6 +24,7 @@ from confsched.programme.services import (
     load_import,
     lock_imports,
 )
+from confsched.programme.services.loading import SQLITE_IMPORT_WAIT_SECONDS
 from confsched.programme.team_models import COMMAND_LINE
 
 
@@ -103,7 +105,7 @@ class Command(BaseCommand):
                 read_source(location, allow_private=allow_private)
                 for location in options["sources"]
             ]
-            with transaction.atomic():
+            with sqlite_wait(SQLITE_IMPORT_WAIT_SECONDS), transaction.atomic():
                 # Imports of one event, and the creation of a new one, wait for each other.
                 lock_imports(options["event"])
                 existing = Event.objects.filter(slug=options["event"]).first()
