@@ -12,15 +12,14 @@ from __future__ import annotations
 import http.client
 import json
 import secrets
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-from serving import percentile
+from serving import in_site, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT, KEY = "storm", "workshop"
@@ -91,21 +90,17 @@ print(json.dumps(out))
 def prepare(env: dict[str, str], *, count: int, seats: int, prefix: str = "a") -> list[Attendee]:
     """The storm event with its workshop (`seats` seats, starting tomorrow) and `count` signed-in
     attendees in the database `env` names."""
-    result = subprocess.run(  # noqa: S603 - our own code
-        [sys.executable, "-c", _PREPARE, str(count), str(seats), prefix],
-        env={**env, "DJANGO_SETTINGS_MODULE": "confsched.settings"},
-        check=True, capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+    made = in_site(env, _PREPARE, str(count), str(seats), prefix)
     return [
-        Attendee(username, cookie, secrets.token_hex(16))
-        for username, cookie in json.loads(result.stdout)
+        Attendee(username, cookie, secrets.token_hex(16)) for username, cookie in json.loads(made)
     ]
 
 
 def _post(
-    connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, close: bool = False
-) -> int:
-    path = f"/{EVENT}/sessions/{KEY}/reserve"
+    connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, key: str = KEY,
+    close: bool = False,
+) -> int:  # fmt: skip
+    path = f"/{EVENT}/sessions/{key}/reserve"
     body = f"action={action}&csrfmiddlewaretoken={attendee.csrf}"
     connection.request(
         "POST", path, body=body,
@@ -124,12 +119,13 @@ def _post(
 
 
 def rush(
-    port: int, requests: list[tuple[Attendee, str]], *, clients: int = 50, fresh: bool = False
-) -> Rush:
-    """Send every (attendee, "reserve" or "cancel") at once from `clients` connections, each
-    request on its own after a common start; returns what came back. `fresh`: each attendee
-    on a connection of their own (as phones are), else each client's connection kept alive
-    from one attendee's request to the next."""
+    port: int, requests: list[tuple[Attendee, str]] | list[tuple[Attendee, str, str]], *,
+    clients: int = 50, fresh: bool = False,
+) -> Rush:  # fmt: skip
+    """Send every (attendee, "reserve" or "cancel"[, session key: the workshop's when left
+    out]) at once from `clients` connections, each request on its own after a common start;
+    returns what came back. `fresh`: each attendee on a connection of their own (as phones
+    are), else each client's connection kept alive from one attendee's request to the next."""
     result = Rush(statuses=[0] * len(requests), latencies=[0.0] * len(requests))
     start = threading.Barrier(clients + 1)
     local = threading.local()
@@ -141,10 +137,10 @@ def rush(
         return local.connection
 
     def one(index: int) -> None:
-        attendee, action = requests[index]
+        attendee, action, *key = requests[index]
         sent = time.perf_counter()
         try:
-            status = _post(connect(), attendee, action, close=fresh)
+            status = _post(connect(), attendee, action, key=key[0] if key else KEY, close=fresh)
             if fresh:
                 local.__dict__.pop("connection").close()
         except (OSError, http.client.HTTPException):
@@ -174,24 +170,16 @@ def seats_held(env: dict[str, str]) -> dict[str, object]:
     """The workshop's reservations as the database `env` names holds them, in acceptance
     (primary key) order: statuses, users, and whether every confirmed row precedes every
     waitlisted one."""
-    query = (
-        "SELECT r.id, r.status, u.username, r.confirmed_at > r.created_at "
+    rows = select(
+        env,
+        "SELECT r.id, r.status, u.username, r.confirmed_at > r.created_at, r.created_at "
         "FROM agenda_reservation r JOIN programme_session s ON s.id = r.session_id "
-        "JOIN auth_user u ON u.id = r.user_id WHERE s.key = {} ORDER BY r.id"
+        "JOIN auth_user u ON u.id = r.user_id WHERE s.key = {} ORDER BY r.id",
+        [KEY],
     )
-    if env.get("DATABASE_URL"):
-        import psycopg
-
-        with psycopg.connect(env["DATABASE_URL"]) as connection:
-            rows = connection.execute(query.format("%s"), [KEY]).fetchall()
-    else:
-        import sqlite3
-
-        path = Path(env["CONFSCHED_DATA_DIR"]) / "confsched.sqlite3"
-        with sqlite3.connect(path) as connection:
-            rows = connection.execute(query.format("?"), [KEY]).fetchall()
     confirmed = [row for row in rows if row[1] == "confirmed"]
     waitlisted = [row for row in rows if row[1] == "waitlisted"]
+    taken = [_moment(row[4]) for row in rows]
     return {
         "rows": len(rows),
         "people": len({row[2] for row in rows}),
@@ -201,4 +189,28 @@ def seats_held(env: dict[str, str]) -> dict[str, object]:
         "confirmed_first": not confirmed or not waitlisted or confirmed[-1][0] < waitlisted[0][0],
         "usernames": [row[2] for row in rows],
         "statuses": [row[1] for row in rows],
+        # Each place's time is when it was taken: in the order the places were given.
+        "times_in_order": taken == sorted(taken),
     }
+
+
+def select(env: dict[str, str], query: str, parameters: list[object]) -> list[tuple]:
+    """The rows of `query` ("{}" where each parameter goes) in the database `env` names."""
+    if env.get("DATABASE_URL"):
+        import psycopg
+
+        with psycopg.connect(env["DATABASE_URL"]) as connection:
+            marked = query.format(*["%s"] * len(parameters))
+            return connection.execute(marked, parameters).fetchall()  # type: ignore[arg-type]
+    import sqlite3
+
+    path = Path(env["CONFSCHED_DATA_DIR"]) / "confsched.sqlite3"
+    with sqlite3.connect(path) as connection:
+        return connection.execute(query.format(*["?"] * len(parameters)), parameters).fetchall()
+
+
+def _moment(value: object) -> datetime:
+    """A time as either database gives it: PostgreSQL's aware, SQLite's Django's UTC text."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)

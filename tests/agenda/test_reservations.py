@@ -218,9 +218,9 @@ def test_seat_counts_cover_many_sessions_in_one_query(
 
 def _insert(user: User, session: Session, *, now: datetime = BEFORE) -> tuple[str, int] | None:
     written = statements.insert_reservation(
-        user_pk=user.pk, session_pk=session.pk, code=f"C{user.pk:09}", now=now
+        user_pk=user.pk, session=session, code=f"C{user.pk:09}", now=now, is_double_allowed=False
     )
-    return None if written is None else written[1:]
+    return None if written is None else written[1:3]
 
 
 def test_one_statement_gives_seats_then_waitlist_places(event: Event) -> None:
@@ -257,7 +257,7 @@ def test_one_statement_writes_nothing_for_a_second_press(event: Event) -> None:
     assert _insert(ada, session) == ("confirmed", 0)
     assert (
         statements.insert_reservation(
-            user_pk=ada.pk, session_pk=session.pk, code="OTHER", now=BEFORE
+            user_pk=ada.pk, session=session, code="OTHER", now=BEFORE, is_double_allowed=False
         )
         is None
     )
@@ -299,3 +299,68 @@ def test_a_session_cancelled_since_it_was_read_takes_no_reservation(
     with pytest.raises(ReservationError, match="“Triton” is cancelled: it takes no reservations."):
         reservations.reserve_key(_people(1)[0], event.slug, "triton")
     assert Reservation.objects.count() == 0
+
+
+# ---- one seat at a time: the person's reservations wait for each other ----------------------
+
+
+def _one_at_a_time(event: Event) -> tuple[Session, Session]:
+    event.allow_double_booking = False
+    event.save(update_fields=["allow_double_booking"])
+    return _session(event, "triton", hours=(0, 2)), _session(event, "helion", hours=(1, 3))
+
+
+def test_one_statement_writes_nothing_over_an_overlapping_reservation(event: Event) -> None:
+    triton, helion = _one_at_a_time(event)
+    ada = _people(1)[0]
+    assert _insert(ada, triton) == ("confirmed", 0)
+    assert _insert(ada, helion) is None
+    allowed = statements.insert_reservation(
+        user_pk=ada.pk, session=helion, code="OTHER", now=BEFORE, is_double_allowed=True
+    )
+    assert allowed is not None and allowed[1:3] == ("confirmed", 0)
+
+
+def test_an_overlap_reserved_since_it_was_read_is_refused_under_the_person_s_lock(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other press committed between this one's read and its write (as two requests at the
+    same moment do): the one statement writes nothing and the careful path says why."""
+    triton, helion = _one_at_a_time(event)
+    ada = _people(1)[0]
+    reservations.reserve(ada, triton)
+    read, reads = statements.theirs, []
+
+    def first_read_before_it(user: int, session: Session) -> list[tuple[int, int, bool]]:
+        reads.append(session.key)
+        return [] if len(reads) == 1 else read(user, session)
+
+    monkeypatch.setattr(statements, "theirs", first_read_before_it)
+    with pytest.raises(ReservationError) as refused:
+        reservations.reserve_key(ada, event.slug, "helion")
+    assert reads == ["helion", "helion"]  # the quick read, then the careful one under the locks
+    assert str(refused.value) == (
+        "“Helion” overlaps “Triton”, which you reserved; this event allows one seat at a time: "
+        "cancel that one first."
+    )
+    assert list(Reservation.objects.values_list("session__key", flat=True)) == ["triton"]
+
+
+def test_each_place_s_time_is_when_it_was_taken_in_the_order_taken(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the machine's clock, the database reads the time once the row's locks are held:
+    later places have later (or equal) times, never earlier ones."""
+    monkeypatch.undo()  # the machine's clock, not the fixture's
+    session = _session(event, "triton", seats=1)
+    before = datetime.now(UTC)
+    for person in _people(4):
+        reservations.reserve_key(person, event.slug, "triton")
+    after = datetime.now(UTC)
+    rows = list(Reservation.objects.order_by("pk").values_list("created_at", "confirmed_at"))
+    taken = [created for created, _ in rows]
+    assert taken == sorted(taken)
+    assert before - timedelta(milliseconds=1) <= taken[0] and taken[-1] <= after
+    assert rows[0][1] == rows[0][0]  # the confirmed seat: confirmed when taken
+    assert [confirmed for _, confirmed in rows[1:]] == [None, None, None]
+    assert _states(session)[0] == ("p00", "confirmed")

@@ -4,11 +4,17 @@ Every write takes the session's lock first and ends with its transaction: reserv
 changing the number of seats, forcing a person in, checking in and admitting a walk-in. Under
 the lock, counting the confirmed seats and inserting the next row cannot interleave with
 another request's, so a session is never overbooked, and the rows' primary keys follow the
-order in which requests were accepted: the waitlist is served in that order. A freed seat goes
-to the first on the waitlist in the same transaction that frees it.
+order in which requests were accepted: the waitlist is served in that order, and each row's
+time is read once the lock is held. A freed seat goes to the first on the waitlist in the same
+transaction that frees it.
 
-PostgreSQL locks the session's row (`SELECT ... FOR UPDATE`): requests for other sessions run
-side by side. SQLite has one write lock for the database, taken at the transaction's start.
+Reserving takes the person's lock in the event before the session's: where the event allows one
+seat at a time, two overlapping sessions reserved at the same moment (each under its own
+session's lock) would otherwise each find the other not yet written.
+
+PostgreSQL locks the session's row (`SELECT ... FOR UPDATE`) and the person's advisory lock:
+requests for other sessions and other people run side by side. SQLite has one write lock for
+the database, taken at the transaction's start (IMMEDIATE, settings.py).
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from django.utils.translation import gettext
 
 from confsched.agenda import seat_statements as statements
 from confsched.agenda.models import Reservation, ReservationStatus, new_code
-from confsched.agenda.seat_statements import SQLITE_WAIT_MS
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.core.prepared import Prepared
@@ -75,16 +80,12 @@ def lock_session(session_pk: int) -> Session:
     text)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("a reservation write needs a transaction to hold the lock")
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")
-            table = connection.ops.quote_name(Session._meta.db_table)
-            # A write that changes nothing takes the database's write lock now, not at the
-            # first write after reading (where WAL would refuse a transaction gone stale).
-            cursor.execute(f"UPDATE {table} SET seats = seats WHERE id = %s", [session_pk])  # noqa: S608 - our own table name
-        rows = Session.objects.all()
-    else:
-        rows = Session.objects.select_for_update(of=("self",))
+    # SQLite: the transaction took the database's one write lock at BEGIN (IMMEDIATE, settings).
+    rows = (
+        Session.objects.all()
+        if connection.vendor == "sqlite"
+        else Session.objects.select_for_update(of=("self",))
+    )
     # No ordering: the model's (by room position) would join the room into a locking query.
     locked = next(
         iter(
@@ -218,8 +219,8 @@ def reserve_key(user: User, slug: str, key: str) -> Outcome | None:
 
 
 def _reserve(user: User, session: Session) -> Outcome:
-    """Decide what can be decided without the lock (a second press, the rules, overlaps), then
-    write the row in one statement under the lock: nothing of ours runs while it is held."""
+    """Decide what can be decided without the locks (a second press, the rules, overlaps), then
+    write the row in one statement under them: nothing of ours runs while they are held."""
     now = clock.now()
     theirs = statements.theirs(user.pk, session)
     again = next((pk for pk, session_id, _ in theirs if session_id == session.pk), None)
@@ -227,47 +228,61 @@ def _reserve(user: User, session: Session) -> Outcome:
         existing = Reservation.objects.get(pk=again)
         return Outcome(existing, position(existing), is_new=False, session=session)
     _check_open(session, now)
-    overlapping = [session_id for _, session_id, overlaps in theirs if overlaps]
-    overlaps = (
-        list(Session.objects.filter(pk__in=overlapping).order_by("starts_at", "title"))
-        if overlapping
-        else []
-    )
-    if overlaps and not session.event.allow_double_booking:
-        titles = ", ".join(f"“{other.title}”" for other in overlaps)
-        raise ReservationError(
-            gettext(
-                "“%(title)s” overlaps %(titles)s, which you reserved; this event allows one seat "
-                "at a time: cancel that one first."
-            )
-            % {"title": session.title, "titles": titles}
-        )
+    overlaps = _overlapping(theirs)
+    is_double_allowed = session.event.allow_double_booking
+    if overlaps and not is_double_allowed:
+        raise _overlap_error(session, overlaps)
     code = new_code()
     written = statements.insert_reservation(
-        user_pk=user.pk, session_pk=session.pk, code=code, now=now
-    )
+        user_pk=user.pk, session=session, code=code, now=now,
+        is_double_allowed=is_double_allowed,
+    )  # fmt: skip
     if written is None:
-        # The session changed since it was read (seats, cancelled, closed) or the person
-        # pressed twice at once: decide again under the lock, with the rows as they are now.
+        # The session changed since it was read (seats, cancelled, closed), the person pressed
+        # twice at once, or reserved an overlapping session meanwhile: decide again under the
+        # locks, with the rows as they are now. The person's lock first, as the one statement.
         with transaction.atomic():
-            return _reserve_locked(user, lock_session(session.pk), now=now, overlaps=overlaps)
-    pk, status, place = written
+            statements.lock_person(user_pk=user.pk, event_pk=session.event_id)
+            return _reserve_locked(user, lock_session(session.pk))
+    pk, status, place, taken = written
     row = Reservation(
-        pk=pk, session=session, user=user, status=status, code=code, created_at=now,
-        confirmed_at=now if status == CONFIRMED else None,
+        pk=pk, session=session, user=user, status=status, code=code, created_at=taken,
+        confirmed_at=taken if status == CONFIRMED else None,
     )  # fmt: skip
     return Outcome(row, place, is_new=True, overlaps=overlaps, session=session)
 
 
-def _reserve_locked(
-    user: User, locked: Session, *, now: datetime, overlaps: list[Session]
-) -> Outcome:
-    """The careful path, under the session's lock: what `_reserve` could not write at once."""
+def _overlapping(theirs: list[tuple[int, int, bool]]) -> list[Session]:
+    """The sessions of the person's reservations that overlap the one they reserve."""
+    pks = [session_id for _, session_id, overlaps in theirs if overlaps]
+    if not pks:
+        return []
+    return list(Session.objects.filter(pk__in=pks).order_by("starts_at", "title"))
+
+
+def _overlap_error(session: Session, overlaps: list[Session]) -> ReservationError:
+    titles = ", ".join(f"“{other.title}”" for other in overlaps)
+    return ReservationError(
+        gettext(
+            "“%(title)s” overlaps %(titles)s, which you reserved; this event allows one seat "
+            "at a time: cancel that one first."
+        )
+        % {"title": session.title, "titles": titles}
+    )
+
+
+def _reserve_locked(user: User, locked: Session) -> Outcome:
+    """The careful path, under the person's and the session's locks: what `_reserve` could not
+    write at once. The time is read now, once the locks are held: the waitlist's order."""
+    now = clock.now()
     existing = Reservation.objects.filter(user=user, session=locked).first()
     if existing is not None:
         return Outcome(existing, position(existing), is_new=False, session=locked)
     _check_open(locked, now)
     assert locked.seats is not None  # noqa: S101 - _check_open refused open entry
+    overlaps = _overlapping(statements.theirs(user.pk, locked))
+    if overlaps and not locked.event.allow_double_booking:
+        raise _overlap_error(locked, overlaps)
     confirmed, waitlisted = _counts(locked.pk)
     is_free = confirmed < locked.seats
     row = Reservation.objects.create(
@@ -389,14 +404,6 @@ def force(user: User, session: Session) -> Reservation:
 @transaction.atomic
 def cancel_all(user: User) -> int:
     """Every reservation of `user` given up, each seat passed on (before an account goes)."""
-    if connection.vendor == "sqlite":
-        # The write lock before the first read, which a writer committing meanwhile would
-        # otherwise make stale (see reserve_key). Not on PostgreSQL: locking the person's
-        # rows before the sessions' would take locks in the other order from promotion.
-        table = connection.ops.quote_name(Reservation._meta.db_table)
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_WAIT_MS}")
-            cursor.execute(f"UPDATE {table} SET id = id WHERE user_id = %s", [user.pk])  # noqa: S608 - our own table name
     count = 0
     for session_pk in list(
         Reservation.objects.filter(user=user).values_list("session_id", flat=True)

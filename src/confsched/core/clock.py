@@ -14,3 +14,14 @@ def now() -> datetime:
     """The current moment, aware (UTC)."""
     # Through django.utils.timezone, so tests that patch that clock move this one too.
     return timezone.now()
+
+
+# The machine's clock, as this module and Django give it before any test sets another.
+_MACHINE_NOW, _DJANGO_NOW = now, timezone.now
+
+
+def is_machine_time() -> bool:
+    """Whether `now` reads the machine's clock (tests set another). Only then may a time be
+    read inside the database instead, at the moment a statement holds its lock: the same
+    clock, read later (agenda/seat_statements.py)."""
+    return now is _MACHINE_NOW and timezone.now is _DJANGO_NOW
