@@ -43,7 +43,8 @@ run: install var/secret_key
 	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched import --event $(DEMO_EVENT) \
 		--name "PyTorch Conference Europe 2026" --timezone Europe/Paris --languages en,fr,de --if-new \
 		$(DEMO_FILES)
-	SECRET_KEY="$$(cat var/secret_key)" $(BIN)/confsched serve --host $(HOST) --port $(PORT)
+	SECRET_KEY="$$(cat var/secret_key)" CONFSCHED_BASE_URL="$${CONFSCHED_BASE_URL:-http://$(HOST):$(PORT)}" \
+		$(BIN)/confsched serve --host $(HOST) --port $(PORT)
 
 # The first organizer account (staff and superuser), with the same SECRET_KEY as `make run`: it
 # asks for a name, an e-mail address and a password. Then log in at /admin/.

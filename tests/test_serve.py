@@ -122,3 +122,27 @@ def test_a_failed_collection_stops_serve_with_the_reason(tmp_path: Path) -> None
         "CommandError: collectstatic failed (exit code 1); its error is above"
     )
     assert (tmp_path / "static").read_text() == "a file where the static folder belongs\n"
+
+
+@pytest.mark.parametrize(
+    ("configured", "host", "address", "expected"),
+    [
+        ("", "127.0.0.1", "http://127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("", "::1", "http://[::1]:8000", "http://[::1]:8000"),
+        ("", "0.0.0.0", "http://0.0.0.0:8000", ""),  # noqa: S104 - no one opens a page there
+        ("https://schedule.example.org", "127.0.0.1", "http://127.0.0.1:8000",
+         "https://schedule.example.org"),
+    ],
+)  # fmt: skip
+def test_serve_makes_mails_link_to_where_it_serves_unless_told(
+    monkeypatch: pytest.MonkeyPatch, configured: str, host: str, address: str, expected: str
+) -> None:
+    from django.conf import settings
+
+    from confsched.web.management.commands.serve import own_address
+
+    monkeypatch.setattr(settings, "CONFSCHED_BASE_URL", configured)
+    monkeypatch.delenv("CONFSCHED_BASE_URL", raising=False)
+    own_address(address, host=host)
+    assert settings.CONFSCHED_BASE_URL == expected
+    assert os.environ.get("CONFSCHED_BASE_URL", "") == ("" if configured else expected)

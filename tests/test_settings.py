@@ -108,3 +108,15 @@ def test_the_sqlite_default_keeps_its_connection_between_requests(tmp_path: Path
     # Each request read the database (the home page lists the events); one connection served
     # all three.
     assert (result.returncode, result.stdout, result.stderr) == (0, "200 200 200 1\n", "")
+
+
+def test_a_base_url_that_is_not_the_site_s_address_stops_start_up(tmp_path: Path) -> None:
+    """Every link in every mail starts with it: a path or a bare host would make none whole."""
+    result = _confsched(
+        "check", tmp_path=tmp_path, SECRET_KEY="k" * 50, CONFSCHED_BASE_URL="schedule.example.org"
+    )
+    assert (result.returncode, result.stderr) == (
+        2,
+        "confsched: CONFSCHED_BASE_URL must be the site's http:// or https:// address, e.g. "
+        "https://schedule.example.org: 'schedule.example.org'\n",
+    )

@@ -146,9 +146,16 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "confsched@localhost")
-# The site's address for links in mails sent from a request (a seat freed by a cancellation);
-# empty: those mails name the page without a link.
-CONFSCHED_BASE_URL = os.environ.get("CONFSCHED_BASE_URL", "").rstrip("/")
+# The site's address, where links in mails start (a seat freed by a cancellation, alerts,
+# reminders, invitations). `confsched serve` sets it to the address it serves when unset and
+# that address is one a reader can open (`make run`'s is http://127.0.0.1:8000); behind a
+# proxy, set it to the public address. Empty: mails name the page without a link.
+CONFSCHED_BASE_URL = os.environ.get("CONFSCHED_BASE_URL", "").strip().rstrip("/")
+if CONFSCHED_BASE_URL and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", CONFSCHED_BASE_URL):
+    raise ImproperlyConfigured(
+        "CONFSCHED_BASE_URL must be the site's http:// or https:// address, e.g. "
+        f"https://schedule.example.org: {CONFSCHED_BASE_URL!r}"
+    )
 
 ROOT_URLCONF = "confsched.urls"
 WSGI_APPLICATION = "confsched.wsgi.application"

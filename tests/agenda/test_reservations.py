@@ -3,11 +3,13 @@ a cancellation, a change of seats or the organizer's force does. SQLite and Post
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.test import override_settings
 
 from confsched.agenda import reservations
 from confsched.agenda import seat_statements as statements
@@ -91,6 +93,44 @@ def test_a_cancelled_seat_goes_to_the_first_on_the_waitlist_with_a_mail(
         (["p01@example.org"], "Workshops 2027: you have a seat for “Triton”")
     ]
     assert Reservation.objects.get(user=bob).code in mail.outbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("base_url", "last_lines"),
+    [
+        (
+            "https://schedule.example.org",
+            [
+                "If you cannot come, cancel in your agenda so that the next person gets the seat:",
+                "https://schedule.example.org/workshops/agenda/",
+            ],
+        ),
+        (
+            "",  # no address of the site: no path passed off as a link
+            [
+                "If you cannot come, cancel in your agenda on the event's site so that the next "
+                "person gets the seat."
+            ],
+        ),
+    ],
+)
+def test_the_promotion_mail_links_the_agenda_only_by_its_whole_address(
+    event: Event, base_url: str, last_lines: list[str], django_capture_on_commit_callbacks
+) -> None:  # noqa: ANN001 - pytest-django fixture
+    session = _session(event, "triton", seats=1)
+    ada, bob = _people(2)
+    for person in (ada, bob):
+        reservations.reserve(person, session)
+    mail.outbox.clear()
+    with override_settings(CONFSCHED_BASE_URL=base_url):
+        with django_capture_on_commit_callbacks(execute=True):
+            reservations.cancel(ada, session)
+    body = mail.outbox[0].body
+    assert body.splitlines()[-len(last_lines) :] == last_lines
+    # Every mention of the agenda's address is whole: none is a bare path.
+    assert re.findall(r"\S*/workshops/agenda/\S*", body) == (
+        [f"{base_url}/workshops/agenda/"] if base_url else []
+    )
 
 
 def test_leaving_the_waitlist_promotes_nobody(event: Event) -> None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from confsched.agenda import reservations
 from confsched.agenda.models import ReminderSetting, Reservation
@@ -94,6 +95,24 @@ def test_the_list_grid_and_session_page_show_each_person_their_seat(
         ]
         assert _controls(client.get(BASE).content.decode()) == [
             "Full · 1 waiting Join the waitlist (#2) of “TorchJD: Jacobian Descent in PyTorch”"
+        ]
+
+
+@pytest.mark.parametrize("stencils", [True, False])
+def test_a_cancelled_session_offers_no_seat_on_its_page_or_card(
+    client: Client, workshop: Session, stencils: bool
+) -> None:
+    """Its seats count for nothing: no "Reserve a seat" that would answer 409."""
+    _, ada = _person("ada")
+    _reserve(ada)
+    Session.objects.filter(pk=workshop.pk).update(is_cancelled=True)
+    Event.objects.filter(pk=workshop.event_id).update(updated_at=timezone.now())
+    with override_settings(CONFSCHED_PAGE_STENCILS=stencils):
+        for page in (BASE, f"{BASE}grid/", f"{BASE}sessions/{TORCHJD}/"):
+            assert _controls(client.get(page).content.decode()) == ["Cancelled: no reservations"]
+        # The person who holds a seat can still give it up.
+        assert _controls(ada.get(f"{BASE}sessions/{TORCHJD}/").content.decode()) == [
+            "✓ Seat reserved Cancel my seat for “TorchJD: Jacobian Descent in PyTorch”"
         ]
 
 

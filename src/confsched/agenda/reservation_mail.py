@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 def promotion_text(reservation: Reservation, *, base_url: str) -> tuple[str, str]:
     """Subject and body of the mail to a person promoted from the waitlist, in the event's
     default language (a person's own choice of language lives in their browser's cookie, out
-    of reach of a mail sent for someone else's cancellation)."""
+    of reach of a mail sent for someone else's cancellation). `base_url` is the site's address
+    (CONFSCHED_BASE_URL): the agenda's link is absolute, or there is none."""
     session = reservation.session
     event = session.event
     local = session.starts_at.astimezone(event.zone) if session.starts_at else None
@@ -41,14 +42,19 @@ def promotion_text(reservation: Reservation, *, base_url: str) -> tuple[str, str
             first %= {**words, "room": session.room.name}
         else:
             first = gettext("A seat became free and it is yours: “%(title)s”, %(when)s.") % words
-        rest = (
-            gettext(
+        if base_url:
+            rest = gettext(
                 "Your check-in code is %(code)s; your agenda shows it as a QR code.\n"
                 "If you cannot come, cancel in your agenda so that the next person gets the seat:\n"
                 "%(link)s\n"
             )
-            % words
-        )
+        else:  # no address of the site to link to: a path alone is no link in a mail
+            rest = gettext(
+                "Your check-in code is %(code)s; your agenda shows it as a QR code.\n"
+                "If you cannot come, cancel in your agenda on the event's site so that the next "
+                "person gets the seat.\n"
+            )
+        rest %= words
     return " ".join(subject.split()), f"{first}\n\n{rest}"
 
 

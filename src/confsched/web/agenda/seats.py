@@ -71,6 +71,9 @@ def seat_control(
                 seat_page, gettext("On the waitlist: #%(place)s") % {"place": place},
             )  # fmt: skip
             button = _button(action, CANCEL, gettext("Leave the waitlist"), _of(title))
+    elif session.is_cancelled:
+        # Its seats count for nothing now: no button a press of which would be refused.
+        state, button = _state(gettext("Cancelled: no reservations")), ""
     elif seats.seats is None:
         state, button = _state(gettext("Open entry")), ""
     else:
@@ -127,7 +130,7 @@ def seat_controls(request: HttpRequest, event: Event, session_pks: Iterable[int]
     """The filled control of each session in `session_pks` that takes reservations."""
     rows = list(
         Session.objects.filter(event=event, pk__in=list(session_pks), seats__isnull=False).only(
-            "pk", "key", "title", "seats", "starts_at", "reservations_close_at"
+            "pk", "key", "title", "seats", "starts_at", "reservations_close_at", "is_cancelled"
         )
     )
     counts = reservations.seat_counts(rows)

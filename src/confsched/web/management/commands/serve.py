@@ -99,6 +99,19 @@ def stop_worker(worker: subprocess.Popen[bytes] | None) -> None:
         worker.wait()
 
 
+# Addresses that mean "every interface": no one opens a page at them.
+_EVERY_INTERFACE = {"0.0.0.0", "::", ""}  # noqa: S104 - names them, binds nothing
+
+
+def own_address(address: str, *, host: str) -> None:
+    """Links in mails start at CONFSCHED_BASE_URL; unset, at the address served here (forked
+    workers and the embedding worker inherit it), if a reader can open it."""
+    if settings.CONFSCHED_BASE_URL or host in _EVERY_INTERFACE:
+        return
+    settings.CONFSCHED_BASE_URL = address
+    os.environ["CONFSCHED_BASE_URL"] = address
+
+
 def _is_embedded_database() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
@@ -156,6 +169,7 @@ class Command(BaseCommand):
         bind = f"{options['host']}:{options['port']}"
         if ":" in options["host"]:
             bind = f"[{options['host']}]:{options['port']}"
+        own_address(f"http://{bind}", host=options["host"])
         config = {
             "bind": bind,
             "workers": options["workers"],
