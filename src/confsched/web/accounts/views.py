@@ -18,11 +18,10 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -31,6 +30,7 @@ from confsched.programme.models import Event
 from confsched.web.accounts import backends
 from confsched.web.accounts.login_throttle import password_is_right
 from confsched.web.agenda.stars import adopt_visitor_stars
+from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_page
 
 EVENT_FRAME = "registration/_event_frame.html"
@@ -66,12 +66,8 @@ class SignupForm(UserCreationForm):
 
 
 def _next_url(request: HttpRequest) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or "/"
-    if url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return "/"
+    """Where to go after: the request's `next` when it is a path on this site, else home."""
+    return local_path(request.POST.get("next") or request.GET.get("next"))
 
 
 def event_of_address(address: str) -> Event | None:
@@ -136,13 +132,25 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = form.save()
             login(request, user, backend=backends.PATH)
             adopt_visitor_stars(request)
-            return redirect(_next_url(request))
+            return HttpResponseRedirect(_next_url(request))
     else:
         form = SignupForm()
     return account_page(request, "registration/signup.html", {"form": form})
 
 
-class ConfschedLoginView(InFrame, auth_views.LoginView):
+class LocalNext:
+    """Mixed into Django's log-in and log-out: their `next` followed only to a path on this
+    site (local_paths.py); Django's own test lets a bare word through."""
+
+    request: HttpRequest
+    redirect_field_name: str
+
+    def get_redirect_url(self) -> str:
+        name = self.redirect_field_name
+        return local_path(self.request.POST.get(name) or self.request.GET.get(name), default="")
+
+
+class ConfschedLoginView(LocalNext, InFrame, auth_views.LoginView):
     """Django's log-in (throttled by django-axes), then the visitor's stars join the account."""
 
     form_class = AuthenticationForm
@@ -153,7 +161,7 @@ class ConfschedLoginView(InFrame, auth_views.LoginView):
         return response
 
 
-class LogoutView(InFrame, auth_views.LogoutView):
+class LogoutView(LocalNext, InFrame, auth_views.LogoutView):
     """Log-out is a POST (every page's header has the button). A GET logs nobody out: it
     answers 405, with a page that has the button, for whoever followed a link here."""
 

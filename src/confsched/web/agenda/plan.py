@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
@@ -24,6 +22,7 @@ from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.zones import viewer_zone
 
@@ -73,12 +72,8 @@ def _take(request: HttpRequest, event: Event) -> HttpResponse:
     keys = request.POST.getlist("session")
     for session in Session.objects.filter(event=event, key__in=keys).published():
         stars.set_star(request, session, is_starred=True)
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = reverse("web:plan", kwargs={"event": event.slug})
-    return redirect(target)
+    back = reverse("web:plan", kwargs={"event": event.slug})
+    return HttpResponseRedirect(local_path(request.POST.get("next"), default=back))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
@@ -27,6 +26,7 @@ from confsched.agenda.models import Reservation
 from confsched.agenda.reservations import ReservationError, Seats
 from confsched.core import clock
 from confsched.programme.models import Event, Session
+from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 from confsched.web.site.qr import code_qr_svg
@@ -231,11 +231,7 @@ def reserve(request: HttpRequest, event: str, key: str) -> HttpResponse:
             session, event=event_row, seats=counts, held=held, note=note, note_kind=kind
         )
         return keep_private(HttpResponse(html, status=status))
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = session.get_absolute_url()
+    target = local_path(request.POST.get("next"), default=session.get_absolute_url())
     request.session["seat_note"] = {"key": session.key, "note": note, "kind": kind, "back": target}
     return redirect(_seat_url(event_row, session.key, "web:seat"))
 

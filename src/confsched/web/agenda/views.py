@@ -6,10 +6,15 @@ import zoneinfo
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotFound,
+    HttpResponseRedirect,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import queries as agenda_queries
@@ -23,6 +28,7 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import seats, stars
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 from confsched.web.site.qr import code_qr_svg
@@ -50,13 +56,9 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
         return render(
             request, "confsched/_star.html", {"session": session, "is_starred": is_starred}
         )
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = session.get_absolute_url()
+    target = local_path(request.POST.get("next"), default=session.get_absolute_url())
     # Back to the same card (schedule, grid and agenda give it this id), not the page's top.
-    return redirect(f"{target.split('#', 1)[0]}#s-{session.pk}")
+    return HttpResponseRedirect(f"{target.split('#', 1)[0]}#s-{session.pk}")
 
 
 def _agenda_context(

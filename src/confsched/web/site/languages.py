@@ -23,10 +23,10 @@ from django.conf.locale import LANG_INFO
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from confsched.programme.models import Event
+from confsched.web.site.local_paths import local_path
 
 SESSION_KEY = "confsched_language"
 API_PREFIX = "/api/"
@@ -116,11 +116,7 @@ class LanguageMiddleware:
 @require_http_methods(["GET", "HEAD", "POST"])
 def choose_language(request: HttpRequest) -> HttpResponse:
     """The picker's form (GET or POST, no JavaScript needed): keep the choice, go back."""
-    target = request.POST.get("next") or request.GET.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = "/"
+    target = local_path(request.POST.get("next") or request.GET.get("next"))
     response = HttpResponseRedirect(target)
     language = request.POST.get("language") or request.GET.get("language") or ""
     if language in site_languages():
