@@ -114,25 +114,34 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# Failed log-ins: an account locks after CONFSCHED_LOGIN_FAILURE_LIMIT failures (from any
-# address, or from one); an address only after CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT failures
-# for any accounts, as a venue's attendees share a few NAT addresses
-# (web/accounts/login_throttle.py).
+# Failed log-ins (web/accounts/login_throttle.py says why each limit is what it is): after
+# CONFSCHED_LOGIN_FAILURE_LIMIT failures at one account from one address, that address may not
+# log in to that account for the cool-off (the owner elsewhere still can); an address fails at
+# most CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT times under any names, loose since a venue's
+# attendees share a few NAT addresses; past CONFSCHED_LOGIN_ACCOUNT_FAILURE_LIMIT failures at
+# one account from all addresses, each address gets one try at it per cool-off.
 # Stored in the database, so every app process sees the same count. Behind a reverse proxy,
 # set CONFSCHED_PROXY_COUNT (below), or every attendee has the proxy's address.
-AXES_HANDLER = "confsched.web.accounts.login_throttle.AccountFirstHandler"
+AXES_HANDLER = "confsched.web.accounts.login_throttle.PairFirstHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("CONFSCHED_LOGIN_FAILURE_LIMIT", "5"))
 CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT = int(
-    os.environ.get("CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT", "100")
+    os.environ.get("CONFSCHED_LOGIN_ADDRESS_FAILURE_LIMIT", "300")
+)
+CONFSCHED_LOGIN_ACCOUNT_FAILURE_LIMIT = int(
+    os.environ.get("CONFSCHED_LOGIN_ACCOUNT_FAILURE_LIMIT", "50")
 )
 AXES_COOLOFF_TIME = float(os.environ.get("CONFSCHED_LOGIN_COOLOFF_HOURS", "0.25"))
-AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The name as typed, cut to the 255 characters axes can store (a longer one answered 500).
+AXES_USERNAME_CALLABLE = "confsched.web.accounts.login_throttle.recorded_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
-if os.environ.get("CONFSCHED_PROXY_COUNT"):  # behind N reverse proxies: trust X-Forwarded-For
-    AXES_IPWARE_PROXY_COUNT = int(os.environ["CONFSCHED_PROXY_COUNT"])
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# Behind N reverse proxies the visitor's address is the one the outermost proxy saw, read from
+# X-Forwarded-For (axes's own reading needs django-ipware, which is not installed, so the
+# setting once had no effect); an IPv6 address counts by its /64 (login_throttle.py).
+CONFSCHED_PROXY_COUNT = int(os.environ.get("CONFSCHED_PROXY_COUNT") or 0)
+AXES_CLIENT_IP_CALLABLE = "confsched.web.accounts.login_throttle.client_address"
 
 # Mail (password reset): printed to the console unless SMTP is configured.
 EMAIL_BACKEND = (

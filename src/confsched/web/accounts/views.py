@@ -28,7 +28,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.accounts import backends
-from confsched.web.accounts.login_throttle import password_is_right
+from confsched.web.accounts.login_throttle import forget_failures, password_is_right
 from confsched.web.agenda.stars import adopt_visitor_stars
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_page
@@ -235,6 +235,13 @@ class PasswordResetConfirmView(InFrame, auth_views.PasswordResetConfirmView):
         # drops the query; `next` goes along.
         if kwargs.get("token") != self.reset_url_token and response.status_code == 302:
             response["Location"] = with_next(response["Location"], request)
+        return response
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        # The mail's link proved who they are: the failed log-ins that paused their account
+        # are forgotten, as the lock-out page's "reset your password" promises.
+        forget_failures(form.user.get_username())
         return response
 
     def get_success_url(self) -> str:
