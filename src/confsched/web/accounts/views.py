@@ -18,16 +18,17 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 
 from confsched.programme import queries
 from confsched.programme.models import Event
-from confsched.web.accounts import backends
+from confsched.web.accounts import backends, emails
 from confsched.web.accounts.login_throttle import forget_failures, password_is_right
 from confsched.web.agenda.stars import adopt_visitor_stars
 from confsched.web.site.local_paths import local_path
@@ -52,16 +53,11 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        """One account per address, whatever its case: a password reset reaches one account."""
+        """One account per address (trimmed, whatever its case: emails.py), so that a password
+        reset reaches one account. The database holds to it too, for two sign-ups at once."""
         email = self.cleaned_data["email"]
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                gettext(
-                    "An account with this e-mail address exists already: log in, or reset its "
-                    "password if you forgot it."
-                ),
-                code="duplicate_email",
-            )
+        if emails.holders(email).exists():
+            raise forms.ValidationError(emails.TAKEN, code="duplicate_email")
         return email
 
 
@@ -129,10 +125,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            login(request, user, backend=backends.PATH)
-            adopt_visitor_stars(request)
-            return HttpResponseRedirect(_next_url(request))
+            try:
+                with transaction.atomic():
+                    user = form.save()
+            except IntegrityError:
+                # Another sign-up took the address or the name between this form's checks and
+                # its save (the database refused the second): asked again, the form says
+                # which, as it would have a moment later. Anything else is no race of ours.
+                form = SignupForm(request.POST)
+                if form.is_valid():
+                    raise
+            else:
+                login(request, user, backend=backends.PATH)
+                adopt_visitor_stars(request)
+                return HttpResponseRedirect(_next_url(request))
     else:
         form = SignupForm()
     return account_page(request, "registration/signup.html", {"form": form})
