@@ -323,6 +323,10 @@ def test_the_new_pages_are_valid_html(client: Client, demo_event, tmp_path: Path
     pages["version 3"] = client.get(f"{BASE}v/3/")
     pages["unknown version"] = client.get(f"{BASE}v/9/")
     pages["change log"] = client.get(f"{BASE}changes/")
+    # The team's, with the lines attendees do not read (the untitled session page's).
+    pages["version 1, the team's"] = boss.get(f"{BASE}v/1/")
+    pages["change log, the team's"] = boss.get(f"{BASE}changes/")
+    assert "not public" in pages["change log, the team's"].content.decode()
     assert {k: r.status_code for k, r in pages.items()} == dict.fromkeys(pages, 200) | {
         "draft page, refused": 400, "unknown version": 404,
     }  # fmt: skip
