@@ -43,6 +43,8 @@ PAGES = [
     ("grid", "grid/", True),
     ("list filtered", "?q=tensors&room=room-3&level=advanced", True),
     ("session", "sessions/s{middle}/", True),
+    # The attendee's agenda: their 50 picks of the whole programme (a visitor's is empty).
+    ("agenda", "agenda/", True),
     ("speakers", "speakers/", False),
     ("speaker", "speakers/p{middle}/", False),
     ("schedule.xml", "schedule.xml", False),

@@ -140,28 +140,25 @@ _STARTS_AT, _ENDS_AT, _HAS_SLIDES, _IS_CANCELLED = (
 )
 
 
-def published_outline(event: Event) -> list[Outline]:
+def published_outline(event: Event, *, pks: Collection[int] | None = None) -> list[Outline]:
     """What `published_sessions(event, with_texts=False)` lists, as outlines, in two queries
-    whatever the event's size. Sessions whose cards are not kept are then read whole
-    (`published_sessions(..., pks=...)`), usually none or a few.
+    whatever the event's size (only those of `pks` when given). Sessions whose cards are not
+    kept are then read whole (`published_sessions(..., pks=...)`), usually none or a few.
 
     Read through the cursor, not the ORM's row converters: every page after a change reads
     the whole outline (5,000 rows), and its few distinct times are converted once each."""
     billing: dict[int, list[tuple[str, str]]] = {}
-    links = (
-        SessionSpeaker.objects.filter(session__event=event)
-        .order_by("session_id", "position", "pk")
-        .values_list("session_id", "speaker__name", "affiliation", "speaker__company")
+    links = SessionSpeaker.objects.filter(session__event=event)
+    rows = Session.objects.filter(event=event).published()
+    if pks is not None:
+        links, rows = links.filter(session_id__in=pks), rows.filter(pk__in=pks)
+    links = links.order_by("session_id", "position", "pk").values_list(
+        "session_id", "speaker__name", "affiliation", "speaker__company"
     )
     for session_id, name, affiliation, company in _raw_rows(links):
         billing.setdefault(session_id, []).append((name, affiliation or company))
     facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
-    rows = (
-        Session.objects.filter(event=event)
-        .published()
-        .order_by(*SCHEDULE_ORDER)
-        .values_list(*OUTLINE_FIELDS, *facet_columns)
-    )
+    rows = rows.order_by(*SCHEDULE_ORDER).values_list(*OUTLINE_FIELDS, *facet_columns)
     facets: dict[tuple[str, int], Any] = {}
     zone = connections[rows.db].timezone or UTC
     moments: dict[Any, datetime | None] = {None: None}

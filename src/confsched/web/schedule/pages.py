@@ -21,10 +21,10 @@ from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.agenda.seats import seat_controls
 from confsched.web.site.compression import accepts_gzip
-from confsched.web.site.fragments import template_digest
+from confsched.web.site.fragments import kept_stars
 from confsched.web.site.languages import page_language
 from confsched.web.site.shared_cache import cache_publicly, is_public_view
-from confsched.web.site.stencils import Markers, Part, Stencil, kept, kept_parts
+from confsched.web.site.stencils import Markers, Part, Stencil, kept
 from confsched.web.site.zones import ViewerZone, remember_zone
 
 # Renders a page: for a person (markers None, their starred sessions given), or with markers
@@ -161,27 +161,10 @@ def _stencil(request: HttpRequest, render: PageRender) -> Stencil:
 
 
 def star_parts(sessions: list[Session]) -> dict[int, tuple[list[Part], list[Part]]]:
-    """Each session's star unstarred and starred, rendered only when no page did before for
-    its address, title and the page's language (`session.star_url` set)."""
-    star = get_template("confsched/_star.html")
-    base = f"star:{template_digest('confsched/_star.html')}:{page_language()}:"
-    keys = {
-        (session, state): base + hashlib.blake2b(
-            f"{state}\n{session.star_url}\n{session.title}".encode(), digest_size=16
-        ).hexdigest()
-        for session in sessions
-        for state in (False, True)
-    }  # fmt: skip
-    texts = kept_parts(
-        keys,
-        lambda missing: {
-            (session, state): star.render({"session": session, "is_starred": state})
-            for session, state in missing
-        },
-    )
+    """Each session's star unstarred and starred, as a stencil's parts (fragments.kept_stars)."""
     return {
-        session.pk: ([texts[session, False].encode()], [texts[session, True].encode()])
-        for session in sessions
+        pk: ([unstarred.encode()], [starred.encode()])
+        for pk, (unstarred, starred) in kept_stars(sessions).items()
     }
 
 

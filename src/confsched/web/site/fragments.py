@@ -82,6 +82,28 @@ def attach_cards(
         session.card = mark_safe(cards[session])  # noqa: S308 - our own template's escaped output
 
 
+def kept_stars(sessions: Sequence[Session]) -> dict[int, tuple[str, str]]:
+    """Each session's star, unstarred and starred, rendered only when no page did before for
+    its address, title and the page's language (`session.star_url` set)."""
+    star = get_template("confsched/_star.html")
+    base = f"star:{template_digest('confsched/_star.html')}:{page_language()}:"
+    keys = {
+        (session, state): base + hashlib.blake2b(
+            f"{state}\n{session.star_url}\n{session.title}".encode(), digest_size=16
+        ).hexdigest()
+        for session in sessions
+        for state in (False, True)
+    }  # fmt: skip
+    texts = kept_parts(
+        keys,
+        lambda missing: {
+            (session, state): star.render({"session": session, "is_starred": state})
+            for session, state in missing
+        },
+    )
+    return {session.pk: (texts[session, False], texts[session, True]) for session in sessions}
+
+
 def _card_base(event: Event, zone: zoneinfo.ZoneInfo, heading: int) -> tuple[str, ...]:
     """What every card of a page is rendered with: the template, the sessions' address (with
     any path prefix), the zone, the page's language (a card's words, and which titles it marks
