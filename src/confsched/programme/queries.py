@@ -148,17 +148,17 @@ def published_outline(event: Event, *, pks: Collection[int] | None = None) -> li
     Read through the cursor, not the ORM's row converters: every page after a change reads
     the whole outline (5,000 rows), and its few distinct times are converted once each."""
     billing: dict[int, list[tuple[str, str]]] = {}
-    links = SessionSpeaker.objects.filter(session__event=event)
-    rows = Session.objects.filter(event=event).published()
+    billed = SessionSpeaker.objects.filter(session__event=event)
+    published = Session.objects.filter(event=event).published()
     if pks is not None:
-        links, rows = links.filter(session_id__in=pks), rows.filter(pk__in=pks)
-    links = links.order_by("session_id", "position", "pk").values_list(
+        billed, published = billed.filter(session_id__in=pks), published.filter(pk__in=pks)
+    links = billed.order_by("session_id", "position", "pk").values_list(
         "session_id", "speaker__name", "affiliation", "speaker__company"
     )
     for session_id, name, affiliation, company in _raw_rows(links):
         billing.setdefault(session_id, []).append((name, affiliation or company))
     facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
-    rows = rows.order_by(*SCHEDULE_ORDER).values_list(*OUTLINE_FIELDS, *facet_columns)
+    rows = published.order_by(*SCHEDULE_ORDER).values_list(*OUTLINE_FIELDS, *facet_columns)
     facets: dict[tuple[str, int], Any] = {}
     zone = connections[rows.db].timezone or UTC
     moments: dict[Any, datetime | None] = {None: None}
