@@ -98,6 +98,8 @@ def test_feedback_is_taken_exactly_inside_the_window(
         ("x", "Choose a rating from 1 to 5 (got 'x')."),
         ("", "Choose a rating from 1 to 5 (got nothing)."),
         ("4.5", "Choose a rating from 1 to 5 (got '4.5')."),
+        ("²", "Choose a rating from 1 to 5 (got '²')."),
+        ("9" * 5000, f"Choose a rating from 1 to 5 (got '{'9' * 40}…')."),
         (True, "Choose a rating from 1 to 5 (got True)."),
     ],
 )

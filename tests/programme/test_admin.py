@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.models import User
@@ -157,3 +158,20 @@ def test_the_date_drill_down_uses_the_event_days(organizer: Client, demo_program
         r'starts_at__day=(\d+)&amp;starts_at__month=4&amp;starts_at__year=2026"', page
     )
     assert days == ["7", "8"]
+
+
+@pytest.mark.parametrize("number", ["²", "9" * 5000, "-1"])
+def test_an_address_naming_no_row_is_told_not_a_crash(
+    organizer: Client, demo_event, number: str
+) -> None:
+    quoted = quote(number)
+    lookups = [
+        organizer.get(f"/admin/programme/event/{quoted}/change/"),
+        organizer.get(f"/admin/programme/session/{quoted}/change/"),
+        organizer.get(f"/admin/programme/session/?event__id__exact={quoted}"),
+    ]
+    assert [(r.status_code, r.get("Location")) for r in lookups] == [
+        (302, "/admin/"),
+        (302, "/admin/"),
+        (200, None),  # the filter names no event: the list of every session one may see
+    ]

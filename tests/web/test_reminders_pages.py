@@ -107,6 +107,12 @@ def test_htmx_gets_the_panel_back_saved(client: Client, demo_event) -> None:
         ({"minutes": "soon"}, "The field 'minutes' must be one of 0, 5, 10, 15, 30 (got 'soon')."),
         ({}, "The field 'minutes' must be one of 0, 5, 10, 15, 30 (got '')."),
         ({"minutes": "-5"}, "The field 'minutes' must be one of 0, 5, 10, 15, 30 (got '-5')."),
+        ({"minutes": "²"}, "The field 'minutes' must be one of 0, 5, 10, 15, 30 (got '²')."),
+        ({"minutes": "٣"}, "The field 'minutes' must be one of 0, 5, 10, 15, 30 (got '٣')."),
+        (
+            {"minutes": "9" * 5000},
+            f"The field 'minutes' must be one of 0, 5, 10, 15, 30 (got '{'9' * 40}…').",
+        ),
         (
             {"minutes": "10", "by_mail": "yes"},
             "The field 'by_mail' must be 'on' or left out (got 'yes').",

@@ -291,6 +291,17 @@ def test_the_organizer_changes_seats_forces_and_removes(workshop: Session) -> No
     [
         ({"action": "seats", "seats": "ten"},
          "Seats must be a whole number, or empty for open entry; got &#x27;ten&#x27;."),
+        ({"action": "seats", "seats": "²"},  # isdigit() says yes, int() says no
+         "Seats must be a whole number, or empty for open entry; got &#x27;²&#x27;."),
+        ({"action": "seats", "seats": "9" * 5000},  # past the column, and int() refuses it
+         f"Seats must be a whole number, or empty for open entry; got &#x27;{'9' * 40}…&#x27;."),
+        ({"action": "seats", "seats": "-1"},
+         "Seats must be a whole number, or empty for open entry; got &#x27;-1&#x27;."),
+        ({"action": "force", "person": "x" * 100_000},  # never sent: a 100 KB LIKE pattern
+         f"No single account has the username or email &#x27;{'x' * 40}…&#x27;."),
+        ({"action": "remove", "reservation": "²"}, "That reservation is no longer on the list."),
+        ({"action": "remove", "reservation": "9" * 5000},
+         "That reservation is no longer on the list."),
         ({"action": "force", "person": "nobody"},
          "No single account has the username or email &#x27;nobody&#x27;."),
         ({"action": "remove", "reservation": "999"}, "That reservation is no longer on the list."),

@@ -101,6 +101,11 @@ def test_an_owner_invites_changes_and_removes(event: Event) -> None:
         ({"action": "role", "member": "OWNER", "role": "viewer"},
          "ada is the last owner of Conf: make someone else owner first."),
         ({"action": "withdraw", "invitation": "12"}, "That invitation was already accepted or withdrawn."),
+        ({"action": "withdraw", "invitation": "²"}, "That invitation was already accepted or withdrawn."),
+        ({"action": "withdraw", "invitation": "9" * 5000},
+         "That invitation was already accepted or withdrawn."),
+        ({"action": "remove", "member": "²"}, "That person is no longer in the team."),
+        ({"action": "remove", "member": "9" * 5000}, "That person is no longer in the team."),
         ({"action": "promote"}, "Unknown change 'promote'."),
     ],
 )  # fmt: skip

@@ -26,6 +26,8 @@ from confsched.agenda.models import Feedback, SpeakerFeedbackLink, new_token
 from confsched.agenda.throttles import exceeds
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.core.numbers import parse_count
+from confsched.core.text import shortened
 from confsched.core.throttle import Limit
 from confsched.programme.models import Event, Session, Speaker
 
@@ -137,12 +139,13 @@ def clean_rating(value: object) -> int:
         number = None
     elif isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip())
+    elif isinstance(value, str):
+        number = parse_count(value, most=max(RATINGS))
     else:
         number = None
     if number is None or number not in RATINGS:
-        shown = gettext("nothing") if value in (None, "") else repr(value)
+        typed = shortened(value) if isinstance(value, str) else value
+        shown = gettext("nothing") if value in (None, "") else repr(typed)
         raise FeedbackError(gettext("Choose a rating from 1 to 5 (got %s).") % shown)
     return number
 

@@ -1,4 +1,4 @@
-"""Small text helpers shared by parsers and views: slugs and search folding."""
+"""Small text helpers shared by parsers and views: slugs, search folding, quoting."""
 
 from __future__ import annotations
 
@@ -28,3 +28,8 @@ def slugify(text: str, *, max_length: int = 80) -> str:
     if len(slug) > max_length:
         slug = slug[:max_length].rsplit("-", 1)[0] or slug[:max_length]
     return slug or "untitled"
+
+
+def shortened(text: str, *, most: int = 40) -> str:
+    """`text` as a message quotes what someone typed: its first `most` characters and "…"."""
+    return text if len(text) <= most else text[:most] + "…"

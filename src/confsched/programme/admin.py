@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.db import models, transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -17,6 +18,7 @@ from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
 from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
 from confsched.programme.admin_import import embed_after_edit, import_view
 from confsched.programme.admin_rights import EventScoped, EventScopedInline
@@ -87,6 +89,12 @@ class TouchesEvent(EventScoped):
         Event.objects.filter(pk__in=events).update(updated_at=timezone.now())
 
 
+def _pk(object_id: str | None) -> int | None:
+    """The id an admin address names, or None for one no row has ("²", 5,000 digits): the
+    admin's own lookup says "does not exist" for those, where filtering by them raised."""
+    return parse_count(unquote(object_id or ""), most=BIG_INTEGER_MAX)
+
+
 def _only_event(request: HttpRequest) -> Event | None:
     """The event a new session belongs to when the person may edit just one."""
     ids = event_ids_with(request.user, Right.PROGRAMME)
@@ -112,7 +120,7 @@ class EventAdmin(EventScoped):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         # Owners (and site administrators) manage the team from the event's page too.
-        event = self.get_queryset(request).filter(pk=object_id).first()
+        event = self.get_queryset(request).filter(pk=_pk(object_id)).first()
         team_url = (
             reverse("web:team", args=[event.slug])
             if event is not None and can(request.user, event, Right.TEAM)
@@ -245,7 +253,8 @@ class SessionAdmin(TouchesEvent):
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         # Organizers read and type times in the event's own zone, not the server's UTC.
-        session = self.get_queryset(request).filter(pk=object_id).select_related("event").first()
+        found = self.get_queryset(request).filter(pk=_pk(object_id))
+        session = found.select_related("event").first()
         event = session.event if session else _only_event(request)
         if event is None:
             return super().changeform_view(request, object_id, form_url, extra_context)
@@ -260,9 +269,9 @@ class SessionAdmin(TouchesEvent):
     def changelist_view(self, request, extra_context=None):  # noqa: ANN001, ANN201
         # The date drill-down groups by day in the current zone: the event's, when the list
         # holds one event's sessions, so that its days are the attendees' days.
-        chosen = request.GET.get("event__id__exact", "")
+        chosen = parse_count(request.GET.get("event__id__exact", ""), most=BIG_INTEGER_MAX)
         mine = events_with(request.user, Right.READ)
-        event = mine.filter(pk=int(chosen)).first() if chosen.isdigit() else _only_event(request)
+        event = mine.filter(pk=chosen).first() if chosen is not None else _only_event(request)
         if event is None:
             return super().changelist_view(request, extra_context)
         with timezone.override(event.zone):

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_POST
 
 from confsched.agenda import reminders
 from confsched.agenda.models import ReminderMinutes
+from confsched.core.numbers import parse_count
+from confsched.core.text import shortened
 from confsched.programme.models import Event
 from confsched.web.site.pages import event_or_404
 
@@ -45,15 +47,18 @@ def reminders_save(request: HttpRequest, event: str) -> HttpResponse:
     user = cast(User, request.user)  # login_required above: never anonymous here
     raw_minutes = request.POST.get("minutes", "")
     raw_mail = request.POST.get("by_mail", "off")
-    if not raw_minutes.isdecimal():
+    minutes = parse_count(raw_minutes, most=max(ReminderMinutes.values))
+    if minutes is None:
         offered = ", ".join(str(value) for value in ReminderMinutes.values)
-        return _bad_request(f"The field 'minutes' must be one of {offered} (got {raw_minutes!r}).")
-    if raw_mail not in _MAIL_CHOICES:
-        return _bad_request(f"The field 'by_mail' must be 'on' or left out (got {raw_mail!r}).")
-    try:
-        reminders.set_reminders(
-            user, event_row, minutes=int(raw_minutes), by_mail=_MAIL_CHOICES[raw_mail]
+        return _bad_request(
+            f"The field 'minutes' must be one of {offered} (got {shortened(raw_minutes)!r})."
         )
+    if raw_mail not in _MAIL_CHOICES:
+        return _bad_request(
+            f"The field 'by_mail' must be 'on' or left out (got {shortened(raw_mail)!r})."
+        )
+    try:
+        reminders.set_reminders(user, event_row, minutes=minutes, by_mail=_MAIL_CHOICES[raw_mail])
     except reminders.InvalidReminderError as error:
         return _bad_request(str(error))
     if request.htmx:

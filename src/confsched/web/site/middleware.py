@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.urls import Resolver404, resolve
 
+from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
 from confsched.programme.access import can
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
@@ -73,13 +74,7 @@ class RequestBodyLimitMiddleware:
 
 
 def _over(declared: str, limit: int) -> bool:
-    # Compared by length first: int() refuses strings of over 4,300 digits.
-    digits = declared.lstrip("0")
-    return len(digits) > len(str(limit)) or int(digits or "0") > limit
-
-
-def _digits(text: str) -> int:
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
+    return parse_count(declared, most=limit) is None
 
 
 def _staff_import_limit(request: HttpRequest, limit: int) -> int:
@@ -95,7 +90,8 @@ def _staff_import_limit(request: HttpRequest, limit: int) -> int:
     if match.view_name != IMPORT_VIEW or user is None or not user.is_authenticated:
         return limit
     # Only someone who may import into that event (Right.PROGRAMME) may send that much.
-    event = Event.objects.filter(pk=_digits(match.kwargs.get("object_id", ""))).first()
+    number = parse_count(match.kwargs.get("object_id", ""), most=BIG_INTEGER_MAX)
+    event = Event.objects.filter(pk=number).first() if number is not None else None
     if event is None or not can(user, event, Right.PROGRAMME):
         return limit
     return max(limit, settings.CONFSCHED_MAX_IMPORT_BYTES)

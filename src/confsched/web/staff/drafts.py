@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import DraftError
+from confsched.core.numbers import INTEGER_MAX, parse_count
 from confsched.programme.changes import source_label
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
@@ -57,10 +58,9 @@ def _act(request: HttpRequest, event: Event) -> str:
         return "?done=discarded"
     if action == "release":
         editor = request.user.get_username()
-        seen = request.POST.get("seen", "")
         version = release_draft(
             event, name=request.POST.get("name", ""), editor=editor,
-            seen=int(seen) if seen.isdigit() else None,
+            seen=parse_count(request.POST.get("seen", ""), most=INTEGER_MAX),
         )  # fmt: skip
         return f"?released={version.number}"
     raise DraftError(f"no action {action!r}: start, discard or release")
@@ -80,7 +80,6 @@ def draft(request: HttpRequest, event: str) -> HttpResponse:
         except DraftError as exc:
             problem, status = str(exc), 400
     twin = draft_for(found)
-    released = request.GET.get("released", "")
     preview = release_preview(found) if twin else []
     since = changed_since_draft(found, preview) if twin else None
     response = event_page(
@@ -92,7 +91,7 @@ def draft(request: HttpRequest, event: str) -> HttpResponse:
         ],
         waiting=draft_sessions_waiting(twin) if twin else 0,
         done=DONE.get(request.GET.get("done", ""), ""),
-        released=int(released) if released.isdigit() else None,
+        released=parse_count(request.GET.get("released", ""), most=INTEGER_MAX),
         name=request.POST.get("name", "") if problem else "",
     )  # fmt: skip
     patch_cache_control(response, private=True, no_store=True)

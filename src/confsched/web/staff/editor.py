@@ -26,6 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import DraftError
+from confsched.core.numbers import parse_count
+from confsched.core.text import shortened
 from confsched.programme.clashes import Problem
 from confsched.programme.layout import NO_ROOM, grid_days
 from confsched.programme.models import Event, Room, Session
@@ -76,7 +78,7 @@ class Placement:
             self, day=self.day if _is(_DAY, self.day, date) else "",
             start=self.start if _is(_TIME, self.start, time) else "",
             end=self.end if _is(_TIME, self.end, time) else "",
-            minutes=self.minutes if self.minutes.isdigit() else "",
+            minutes=self.minutes if _minutes(self.minutes) is not None else "",
         )  # fmt: skip
 
     @classmethod
@@ -90,6 +92,10 @@ class Placement:
             minutes=str(int((end - start).total_seconds() // 60)),
             room=row.room.name if row.room else "",
         )  # fmt: skip
+
+
+def _minutes(text: str) -> int | None:
+    return parse_count(text, most=LONGEST_MINUTES)
 
 
 def _is(pattern: re.Pattern[str], text: str, kind: type[date] | type[time]) -> bool:
@@ -106,7 +112,7 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise EditError(_("The day “%(text)s” is not a date (year-month-day, such as "
-                          "2026-04-07).") % {"text": text}) from None  # fmt: skip
+                          "2026-04-07).") % {"text": shortened(text)}) from None  # fmt: skip
 
 
 def _time(text: str, *, is_end: bool = False) -> time:
@@ -119,7 +125,7 @@ def _time(text: str, *, is_end: bool = False) -> time:
             words = _("The end time “%(text)s” is not a time (hours:minutes, such as 09:30).")
         else:
             words = _("The start time “%(text)s” is not a time (hours:minutes, such as 09:30).")
-        raise EditError(words % {"text": text}) from None
+        raise EditError(words % {"text": shortened(text)}) from None
 
 
 def _times(form: Placement, zone: Any) -> None:
@@ -136,10 +142,11 @@ def _times(form: Placement, zone: Any) -> None:
                               "after the start, or a length.")
                             % {"end": form.end, "start": form.start})  # fmt: skip
     elif form.minutes:
-        if not form.minutes.isdigit() or int(form.minutes) > LONGEST_MINUTES:
+        minutes = _minutes(form.minutes)
+        if minutes is None:
             words = _("The length “%(text)s” is not a number of minutes from 0 to %(most)s.")
-            raise EditError(words % {"text": form.minutes, "most": LONGEST_MINUTES})
-        ends_at = starts_at + timedelta(minutes=int(form.minutes))
+            raise EditError(words % {"text": shortened(form.minutes), "most": LONGEST_MINUTES})
+        ends_at = starts_at + timedelta(minutes=minutes)
     else:
         raise EditError(_("Give an end time or a length."))
     form.starts_at, form.ends_at = starts_at, ends_at

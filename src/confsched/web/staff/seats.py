@@ -19,6 +19,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from confsched.agenda import reservations
 from confsched.agenda.models import Reservation
 from confsched.agenda.reservations import ReservationError
+from confsched.core.numbers import BIG_INTEGER_MAX, INTEGER_MAX, parse_count
+from confsched.core.text import shortened
 from confsched.interchange.csv.write import guard_cell
 from confsched.programme.models import Event, Session
 from confsched.programme.rights import Right
@@ -61,9 +63,16 @@ def _staff_session(
     return found, session
 
 
+# The longest a username (150) or an email address (254) can be: anything longer names no one,
+# and is never sent to the database (a 100 KB LIKE pattern is an error on SQLite).
+LONGEST_PERSON = 254
+
+
 def _person(text: str) -> User | None:
     """The account a username or an email address names (case-insensitive), if exactly one."""
     text = text.strip()
+    if len(text) > LONGEST_PERSON:
+        return None
     matches = list(User.objects.filter(Q(username__iexact=text) | Q(email__iexact=text))[:2])
     return matches[0] if len(matches) == 1 else None
 
@@ -114,12 +123,14 @@ def _change(request: HttpRequest, session: Session) -> str:
         if text == "":
             reservations.set_seats(session, None)
             return gettext("Open entry: no reservation needed. The list is kept.")
-        if not text.isdigit():
+        number = parse_count(text, most=INTEGER_MAX)
+        if number is None:
             raise ReservationError(
-                gettext("Seats must be a whole number, or empty for open entry; got '%s'.") % text
+                gettext("Seats must be a whole number, or empty for open entry; got '%s'.")
+                % shortened(text)
             )
-        promoted = reservations.set_seats(session, int(text))
-        said = ngettext("%(seats)s seat.", "%(seats)s seats.", int(text)) % {"seats": int(text)}
+        promoted = reservations.set_seats(session, number)
+        said = ngettext("%(seats)s seat.", "%(seats)s seats.", number) % {"seats": number}
         return said + _moved(promoted)
     if action == "capacity":
         if session.room is None or session.room.capacity is None:
@@ -134,17 +145,16 @@ def _change(request: HttpRequest, session: Session) -> str:
         person = _person(typed)
         if person is None:
             raise ReservationError(
-                gettext("No single account has the username or email '%s'.") % typed.strip()
+                gettext("No single account has the username or email '%s'.")
+                % shortened(typed.strip())
             )
         reservations.force(person, session)
         return gettext("%(name)s has a seat (over the limit if the session was full).") % {
             "name": person.get_username()
         }
     if action == "remove":
-        number = request.POST.get("reservation", "")
-        row = Reservation.objects.filter(
-            session=session, pk=number if number.isdigit() else 0
-        ).first()
+        number = parse_count(request.POST.get("reservation", ""), most=BIG_INTEGER_MAX)
+        row = Reservation.objects.filter(session=session, pk=number).first() if number else None
         if row is None:
             raise ReservationError(gettext("That reservation is no longer on the list."))
         promoted = reservations.remove(row.pk)

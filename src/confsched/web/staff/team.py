@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import TeamError
+from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
 from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
 from confsched.programme.rights import DESCRIPTIONS, Right, Role, parse_role
 from confsched.programme.services import (
@@ -87,10 +88,10 @@ def _role(request: HttpRequest) -> Role:
 
 
 def _member(request: HttpRequest, event: Event) -> TeamMember:
-    number = request.POST.get("member", "")
+    number = parse_count(request.POST.get("member", ""), most=BIG_INTEGER_MAX)
     member = (
         TeamMember.objects.filter(event=event, pk=number).select_related("user").first()
-        if number.isascii() and number.isdigit()
+        if number is not None
         else None
     )
     if member is None:
@@ -121,10 +122,12 @@ def _change(request: HttpRequest, event: Event) -> str:
         remove_member(event, member.user, by=by)
         return gettext("%(name)s is no longer in the team.") % {"name": member.user.get_username()}
     if action == "withdraw":
-        number = request.POST.get("invitation", "")
-        invitation = Invitation.objects.filter(
-            event=event, accepted_at__isnull=True, pk=number if number.isdigit() else 0
-        ).first()
+        number = parse_count(request.POST.get("invitation", ""), most=BIG_INTEGER_MAX)
+        invitation = (
+            Invitation.objects.filter(event=event, accepted_at__isnull=True, pk=number).first()
+            if number is not None
+            else None
+        )
         if invitation is None:
             raise TeamError(gettext("That invitation was already accepted or withdrawn."))
         withdraw_invitation(invitation, by=by)
