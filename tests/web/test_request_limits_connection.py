@@ -50,6 +50,7 @@ Server().run()
         ([("CONTENT-LENGTH", "0" * 30 + "12")], False),
         ([("CONTENT-LENGTH", "9" * 5000)], True),
         ([("CONTENT-LENGTH", "12x")], True),
+        ([("CONTENT-LENGTH", "²")], True),  # isdigit() says yes, int() raised in the hook
         ([("TRANSFER-ENCODING", "chunked")], True),
         ([("HOST", "example.org")], False),
     ],

@@ -20,19 +20,16 @@ from typing import Any
 
 from django.conf import settings
 
+from confsched.core.numbers import parse_count
+
 
 def may_be_refused_unread(headers: list[tuple[str, str]], *, limit: int) -> bool:
     """Whether a request with these (upper-cased) headers may get a 413 with its body unread."""
     for name, value in headers:
         if name == "TRANSFER-ENCODING":
             return True
-        if name == "CONTENT-LENGTH":
-            digits = value.strip().lstrip("0")
-            if not digits.isdigit():
-                return bool(digits)  # not a number: refused (400) unread
-            # Compared by length first: int() refuses strings of over 4,300 digits.
-            if len(digits) > len(str(limit)) or int(digits) > limit:
-                return True
+        if name == "CONTENT-LENGTH" and parse_count(value, most=limit) is None:
+            return True  # not a number (a 400), or over the limit (a 413): refused unread
     return False
 
 
