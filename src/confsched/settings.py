@@ -81,12 +81,15 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The person's language, else their browser's (among the event's, once the view found it).
-    "confsched.web.site.languages.LanguageMiddleware",
     # Before anything reads the body (CSRF reads POST in process_view, which comes after every
     # middleware's own call): an oversized one is refused unread. After authentication, which
     # reads none, since staff may send whole programmes to the admin's import page.
     "confsched.web.site.middleware.RequestBodyLimitMiddleware",
+    # A NUL anywhere in the request is a 400: it reads the body (so after the limit) and comes
+    # before the first query made with what the request sent (the language's session read).
+    "confsched.web.site.middleware.NulCharacterMiddleware",
+    # The person's language, else their browser's (among the event's, once the view found it).
+    "confsched.web.site.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -1,12 +1,14 @@
-"""Request guards that no view can skip: the request body's size, and the 400 for a bad ?tz=."""
+"""Request guards that no view can skip: the request body's size, NUL characters, and the 400
+for a bad ?tz=."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.urls import Resolver404, resolve
 
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
@@ -95,6 +97,95 @@ def _staff_import_limit(request: HttpRequest, limit: int) -> int:
     if event is None or not can(user, event, Right.PROGRAMME):
         return limit
     return max(limit, settings.CONFSCHED_MAX_IMPORT_BYTES)
+
+
+class NulCharacterMiddleware:
+    """400 for a NUL character (U+0000) anywhere a view or the database could read it: the
+    address, the query string, a cookie, a header, a form field's name or value, a JSON body
+    (raw, or written as the escape \\u0000).
+
+    No text the site keeps or looks up may hold one: PostgreSQL's text cannot, and psycopg
+    refuses to send it, so a NUL that reached a query was a 500. Django's form fields refuse
+    it, but a view that reads `request.GET`/`request.POST` itself does not; answering here
+    leaves no view to forget. It reads the body, so it comes after RequestBodyLimitMiddleware
+    (which refuses an oversized body unread); and before anything that queries with what the
+    request sent (LanguageMiddleware reads the session its cookie names). A file's content is
+    not text: an upload's bytes are left to the reader of its format.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        where = next(_places_with_nul(request), None)
+        if where is None:
+            return self.get_response(request)
+        message = f"The request holds a NUL character (U+0000) in {where}: no text here may."
+        if request.path_info.startswith(API_PREFIX):
+            return JsonResponse({"detail": message}, status=400)
+        return HttpResponseBadRequest(message + "\n", content_type="text/plain; charset=utf-8")
+
+
+def _named(name: str) -> str:
+    # A name is shown as sent, but a 100 KB one is not sent back whole.
+    return repr(name if len(name) <= 64 else name[:64] + "…")
+
+
+def _places_with_nul(request: HttpRequest) -> Iterator[str]:
+    """Where the request holds a NUL, in words, first place first."""
+    if "\x00" in request.path:
+        yield "the address"
+    for kind, pairs in (
+        ("query parameter", request.GET.lists()),
+        ("cookie", ((name, [value]) for name, value in request.COOKIES.items())),
+        ("header", ((name, [value]) for name, value in request.headers.items())),
+    ):
+        for name, values in pairs:
+            if "\x00" in name:
+                yield f"a {kind}'s name"
+            elif any("\x00" in value for value in values):
+                yield f"the {kind} {_named(name)}"
+    if request.META.get("CONTENT_LENGTH", "") in {"", "0"}:  # no body
+        return
+    if request.content_type in {"multipart/form-data", "application/x-www-form-urlencoded"}:
+        try:
+            fields, files = request.POST, request.FILES
+        except OSError:  # the client went away mid-body: the view gets what Django makes of it
+            return
+        for name, values in fields.lists():
+            if "\x00" in name:
+                yield "a form field's name"
+            elif any("\x00" in value for value in values):
+                yield f"the form field {_named(name)}"
+        if any("\x00" in name for name in files):
+            yield "a form field's name"
+        return
+    body = request.body
+    if b"\x00" in body:
+        yield "the body"
+    elif b"\\u0000" in body and "json" in request.content_type and _json_has_nul(body):
+        yield "the JSON body"
+
+
+def _json_has_nul(body: bytes) -> bool:
+    """Whether a string or a key of the JSON document holds a NUL (written \\u0000); False for
+    a body that is no JSON, which is its reader's to refuse."""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return False
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 class UnknownZoneMiddleware:
