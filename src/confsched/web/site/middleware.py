@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -40,7 +41,12 @@ class RequestBodyLimitMiddleware:
     Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE) leave out file parts, and the multipart
     parser spools those to disk as it reads; so the size is judged here, first. A declared
     length is checked without reading a byte. A body without one (chunked) is read up to one
-    byte past the limit and either refused or handed on from memory.
+    byte past the limit and either refused or handed on from memory, with its length.
+
+    Django reads a body only as far as its Content-Length (none: nothing), so a chunked body
+    is read from the server's own input, which ends where the body does when the server says
+    so (`wsgi.input_terminated`: gunicorn does). Where it does not (runserver's wsgiref), the
+    body cannot be told from the next request: 411, never a body taken as empty.
 
     Organizers who may import into the event (Right.PROGRAMME) posting to the admin's import
     page may send up to CONFSCHED_MAX_IMPORT_BYTES (a programme of 5,000 sessions is about
@@ -65,14 +71,46 @@ class RequestBodyLimitMiddleware:
                 if _over(declared, limit):
                     return _too_large(limit)
         elif "transfer-encoding" in request.headers:
+            stream = _whole_body(request)
+            if stream is None:
+                return HttpResponse(
+                    "Send this request's body with a Content-Length: this server cannot read "
+                    "a chunked one.\n",
+                    status=411,
+                    content_type="text/plain; charset=utf-8",
+                )
             limit = _staff_import_limit(request, limit)
-            body = request.read(limit + 1)
+            body = _read_at_most(stream, limit + 1)
             if len(body) > limit:
                 return _too_large(limit)
-            # What was read is all there is: let the rest of Django read it again.
+            # What was read is all there is: the rest of Django reads it again, by its length
+            # (the multipart parser reads nothing without one).
             request._stream = io.BytesIO(body)
             request._read_started = False
+            request.META["CONTENT_LENGTH"] = str(len(body))
         return self.get_response(request)
+
+
+def _whole_body(request: HttpRequest) -> Any:
+    """What a body without a length can be read from to its end: a WSGI server's own input
+    when the server ends it where the body ends, else None; under ASGI the request itself (the
+    server hands the body on whole)."""
+    if "wsgi.input" not in request.META:
+        return request
+    return request.META["wsgi.input"] if request.META.get("wsgi.input_terminated") else None
+
+
+def _read_at_most(stream: Any, size: int) -> bytes:
+    """Up to `size` bytes of a terminated input, to its end if it is shorter."""
+    parts: list[bytes] = []
+    left = size
+    while left > 0:
+        part = stream.read(min(left, 64 * 1024))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
 
 
 def _over(declared: str, limit: int) -> bool:
@@ -145,7 +183,7 @@ def _places_with_nul(request: HttpRequest) -> Iterator[str]:
                 yield f"a {kind}'s name"
             elif any("\x00" in value for value in values):
                 yield f"the {kind} {_named(name)}"
-    if request.META.get("CONTENT_LENGTH", "") in {"", "0"}:  # no body
+    if request.META.get("CONTENT_LENGTH", "") in {"", "0"}:  # no body (a chunked one has one now)
         return
     if request.content_type in {"multipart/form-data", "application/x-www-form-urlencoded"}:
         try:
