@@ -106,6 +106,8 @@ def test_an_owner_invites_changes_and_removes(event: Event) -> None:
          "That invitation was already accepted or withdrawn."),
         ({"action": "remove", "member": "²"}, "That person is no longer in the team."),
         ({"action": "remove", "member": "9" * 5000}, "That person is no longer in the team."),
+        ({"action": "invite", "email": "a" * 300 + "@example.org", "role": "viewer"},
+         f"'{'a' * 40}…' is not an email address."),
         ({"action": "promote"}, "Unknown change 'promote'."),
     ],
 )  # fmt: skip

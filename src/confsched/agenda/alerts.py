@@ -25,6 +25,8 @@ from confsched.agenda.claims import claim_row
 from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.core.mail import compose_mail
+from confsched.core.text import one_line
 from confsched.programme.history import change_lines
 from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
 
@@ -73,7 +75,7 @@ def digest_subject(*, event_name: str, sessions: list[ChangedSession]) -> str:
             "%(event)s: %(count)s of your sessions changed",
             count,
         ) % {"event": event_name, "count": count}
-    return " ".join(subject.split())
+    return one_line(subject)
 
 
 def build_digest(
@@ -263,9 +265,10 @@ def _message(
             agenda_url=base_url + reverse("web:agenda", kwargs={"event": slug}),
             unsubscribe_url=unsubscribe_url,
         )
-    message = EmailMultiAlternatives(
+    return compose_mail(
         subject=digest.subject,
         body=digest.text,
+        html=digest.html,
         to=[subscription.user.email],
         connection=connection,
         headers={
@@ -275,8 +278,6 @@ def _message(
             "Auto-Submitted": "auto-generated",
         },
     )
-    message.attach_alternative(digest.html, "text/html")
-    return message
 
 
 def send_alerts(*, base_url: str, progress: Callable[[str], None] | None = None) -> SendReport:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import User
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import models, transaction
 from django.urls import reverse
@@ -40,6 +40,8 @@ from confsched.agenda.models import (
 )
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
+from confsched.core.mail import compose_mail
+from confsched.core.text import one_line
 from confsched.programme.models import Event
 
 # The longest lead an attendee can choose: how far ahead the planner looks.
@@ -105,11 +107,6 @@ def set_reminders(user: User, event: Event, *, minutes: int, by_mail: bool) -> R
 # ---- the mail -------------------------------------------------------------------------------
 
 
-def _one_line(text: str) -> str:
-    """Header-safe: a line break in a subject is refused by the mail library."""
-    return " ".join(text.split())
-
-
 def build_reminder(
     *, event_name: str, zone_name: str, sessions: list[ReminderSession], agenda_url: str
 ) -> ReminderMail:
@@ -151,7 +148,7 @@ def build_reminder(
         )
         % words,
     ]
-    return ReminderMail(subject=_one_line(subject), text="\n".join(lines) + "\n")
+    return ReminderMail(subject=one_line(subject), text="\n".join(lines) + "\n")
 
 
 # ---- the sender -----------------------------------------------------------------------------
@@ -251,7 +248,7 @@ def slot_sessions(delivery: ReminderDelivery, *, now: datetime) -> list[Reminder
 
 def _message(
     delivery: ReminderDelivery, *, base_url: str, now: datetime, connection: BaseEmailBackend
-) -> EmailMessage | None:
+) -> EmailMultiAlternatives | None:
     """The slot's mail, or None when nothing is owed any more (mail turned off, no address)."""
     setting = ReminderSetting.objects.filter(
         user_id=delivery.user_id, event_id=delivery.event_id, by_mail=True, minutes__gt=0
@@ -270,7 +267,7 @@ def _message(
             sessions=sessions,
             agenda_url=base_url + reverse("web:agenda", kwargs={"event": event.slug}),
         )
-    return EmailMessage(
+    return compose_mail(
         subject=mail.subject,
         body=mail.text,
         to=[delivery.user.email],

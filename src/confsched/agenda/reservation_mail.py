@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 from confsched.agenda.models import Reservation
+from confsched.core.mail import compose_mail
+from confsched.core.text import one_line
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def promotion_text(reservation: Reservation, *, base_url: str) -> tuple[str, str
                 "person gets the seat.\n"
             )
         rest %= words
-    return " ".join(subject.split()), f"{first}\n\n{rest}"
+    return one_line(subject), f"{first}\n\n{rest}"
 
 
 def send_promotions(promoted: list[Reservation]) -> int:
@@ -68,7 +69,7 @@ def send_promotions(promoted: list[Reservation]) -> int:
             continue
         subject, body = promotion_text(reservation, base_url=settings.CONFSCHED_BASE_URL)
         try:
-            EmailMessage(subject, body, to=[user.email]).send()
+            compose_mail(subject=subject, body=body, to=[user.email]).send()
         except Exception:  # noqa: BLE001 - the seat stays theirs; the agenda shows it
             log.exception("could not mail %s about their seat (reservation %s)", user.pk,
                           reservation.pk)  # fmt: skip

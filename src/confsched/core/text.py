@@ -1,4 +1,4 @@
-"""Small text helpers shared by parsers and views: slugs, search folding, quoting."""
+"""Small text helpers shared by parsers and views: slugs, search folding, one line, quoting."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ def slugify(text: str, *, max_length: int = 80) -> str:
     if len(slug) > max_length:
         slug = slug[:max_length].rsplit("-", 1)[0] or slug[:max_length]
     return slug or "untitled"
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: every run of blanks and line breaks (CR, LF, U+2028 and the like)
+    becomes one space. Mail headers are made of it: a line break in one is refused by Python's
+    mail library, or, unchecked, would start a header of the sender's choosing."""
+    return " ".join(text.split())
 
 
 def shortened(text: str, *, most: int = 40) -> str:

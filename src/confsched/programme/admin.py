@@ -19,6 +19,7 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
+from confsched.core.text import one_line
 from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
 from confsched.programme.admin_import import embed_after_edit, import_view
 from confsched.programme.admin_rights import EventScoped, EventScopedInline
@@ -52,6 +53,15 @@ class PlainLineEndsField(forms.CharField):
     def to_python(self, value: Any) -> str | None:
         text = super().to_python(value)
         return text.replace("\r\n", "\n").replace("\r", "\n") if text else text
+
+
+class OneLineField(forms.CharField):
+    """A text field kept on one line (an event's name: it heads pages, calendars and the
+    subject of every mail the event sends), whatever was pasted into it."""
+
+    def to_python(self, value: Any) -> str | None:
+        text = super().to_python(value)
+        return one_line(text) if text else text
 
 
 # Every admin form and inline in this module builds its TextFields with it.
@@ -110,6 +120,7 @@ class EventAdmin(EventScoped):
     # The sync URL: a bare host name means https, as for speakers' pictures.
     formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "slug", "timezone", "start_date", "end_date", "insight_link")
+    one_line_fields = ("name", "location")
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name", "slug")
 
@@ -117,6 +128,11 @@ class EventAdmin(EventScoped):
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return is_site_admin(request.user)  # a new event has no team yet
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):  # noqa: ANN001, ANN003, ANN201
+        if db_field.name in self.one_line_fields:
+            kwargs["form_class"] = OneLineField
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         # Owners (and site administrators) manage the team from the event's page too.

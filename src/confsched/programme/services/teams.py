@@ -14,7 +14,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Q
 from django.utils import translation
@@ -22,6 +21,8 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from confsched.core import clock
 from confsched.core.errors import TeamError
+from confsched.core.mail import compose_mail
+from confsched.core.text import one_line, shortened
 from confsched.programme.access import forget_roles
 from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
 from confsched.programme.rights import DESCRIPTIONS, Role
@@ -221,22 +222,23 @@ def invitation_text(invitation: Invitation, *, link: str) -> tuple[str, str]:
             )
             % words
         )
-    return subject, body
+    return one_line(subject), body
 
 
 def invite(event: Event, email: str, role: Role, *, by: str, link_for: Any) -> Invitation:
     """Record an invitation and mail its link; `link_for(token)` makes the absolute address."""
     role = Role(role)
     email = email.strip()
-    if "@" not in email or any(c.isspace() for c in email):
-        raise TeamError(gettext("'%s' is not an email address.") % email)
+    longest = Invitation._meta.get_field("email").max_length or 254
+    if "@" not in email or any(c.isspace() for c in email) or len(email) > longest:
+        raise TeamError(gettext("'%s' is not an email address.") % shortened(email))
     with transaction.atomic():
         invitation = Invitation.objects.create(event=event, email=email, role=role, invited_by=by)
         _record(event, by, {"what": "invited", "email": email, "role": role.value})
     link = link_for(invitation_token(invitation))
     subject, body = invitation_text(invitation, link=link)
     try:
-        EmailMessage(subject, body, to=[email]).send()
+        compose_mail(subject=subject, body=body, to=[email]).send()
     except (OSError, smtplib.SMTPException) as exc:  # the invitation stays: its link still works
         raise InvitationNotMailed(invitation, link, str(exc) or type(exc).__name__) from exc
     return invitation
