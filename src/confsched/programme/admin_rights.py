@@ -32,6 +32,14 @@ class EventScoped(admin.ModelAdmin):
     the Event itself)."""
 
     event_path = "event"
+    # What the search box reads: as long as the longest text searched (a session's title). A
+    # longer term could match nothing more, and a 100 KB LIKE pattern is an error on SQLite.
+    longest_search = 500
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet, search_term: str
+    ) -> tuple[QuerySet, bool]:
+        return super().get_search_results(request, queryset, search_term[: self.longest_search])
 
     def event_of(self, obj: Any) -> Event:
         return obj if self.event_path == "pk" else obj.event
