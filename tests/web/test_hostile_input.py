@@ -215,11 +215,8 @@ def _every_field_at_once(
         for start in range(0, len(fields), size):
             batch = fields[start : start + size]
             data = encoded({**plain(defaults), **dict.fromkeys(batch, value)})
-            what = {"view": view, "field": f"fields {batch[0]}…{batch[-1]}", "value": name}
-            if method == "GET":
-                yield Probe("GET", path, query=data, **what)
-            else:
-                yield Probe("POST", path, query=query, body=data, **what)
+            field = f"fields {batch[0]}…{batch[-1]}"
+            yield _sent(method, path, data, query, view=view, field=field, value=name)
 
 
 def _each_value(
@@ -234,10 +231,14 @@ def _each_value(
     seen.add((method, view, field, fixed))
     for name, value in HOSTILE.items():
         data = encoded({**plain(defaults), field: value})
-        if method == "GET":
-            yield Probe("GET", path, query=data, view=view, field=field, value=name)
-        else:
-            yield Probe("POST", path, query=query, body=data, view=view, field=field, value=name)
+        yield _sent(method, path, data, query, view=view, field=field, value=name)
+
+
+def _sent(method: str, path: str, data: str, query: str, **what: str) -> Probe:
+    """The form's data as a GET form sends it (the query string) or a POST form (the body)."""
+    if method == "GET":
+        return Probe("GET", path, query=data, **what)
+    return Probe("POST", path, query=query, body=data, **what)
 
 
 def _each_file(
