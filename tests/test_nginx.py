@@ -263,7 +263,7 @@ def test_signed_in_people_are_never_served_from_the_cache(front: Front) -> None:
     for _ in range(2):
         status, headers, page = _get(front, path, ada)
         assert (status, headers["X-Cache-Status"]) == (200, "BYPASS")
-        assert headers["Cache-Control"] == "private, no-cache"
+        assert headers["Cache-Control"] == "private, no-store"
         assert b'<span class="who">ada</span>' in page
     assert front.python_saw(path) == seen + 2
     # Nor was their page kept for anyone else.

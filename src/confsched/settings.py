@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A page shown to a person (their name, their stars) is private, no-store, whatever its view
+    # said; its answer passes ConditionalGet's (above) with that said.
+    "confsched.web.site.private.PersonalPagesMiddleware",
     # Before anything reads the body (CSRF reads POST in process_view, which comes after every
     # middleware's own call): an oversized one is refused unread. After authentication, which
     # reads none, since staff may send whole programmes to the admin's import page.

@@ -201,7 +201,8 @@ def test_the_page_is_fresh_for_half_a_minute_shared_for_visitors_private_for_peo
     assert response["Cache-Control"] == "public, max-age=30, stale-while-revalidate=300"
     assert response["Vary"] == "Cookie, HX-Request, Accept-Encoding"
     client.force_login(User.objects.create_user("ada"))
-    assert client.get(NOW_URL)["Cache-Control"] == "private, max-age=30"
+    # Theirs (their name): never stored, as every page of a signed-in person.
+    assert client.get(NOW_URL)["Cache-Control"] == "private, no-store"
 
 
 def test_now_js_is_loaded_on_this_page_only(

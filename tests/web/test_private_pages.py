@@ -72,3 +72,50 @@ def test_the_favourites_page_is_never_stored(client: Client, demo_event) -> None
 def test_the_plan_page_is_never_stored(client: Client, demo_event) -> None:
     response = client.get(BASE + "plan/")
     assert (response.status_code, response["Cache-Control"]) == (200, "private, no-store")
+
+
+# Every kind of page a signed-in person reads, each showing their name in the account corner
+# (the printable day, made to be printed, has no corner: still theirs to read).
+PERSON_S_PAGES = [
+    "/", "", "grid/", f"sessions/{TORCHJD}/", "speakers/", "search/?q=pytorch", "changes/",
+    "v/1/", "zones/", "now/", "plan/", "people/", "print/", "print/2026-04-07/", "agenda/",
+    "profile/", f"sessions/{TORCHJD}/feedback/", "agenda/favourites/",
+    f"/accounts/password/change/?next={BASE}",
+]  # fmt: skip
+# Pages their views keep private (a feed's address, settings, a password form): not even the
+# person's own offline copy keeps them.
+NEVER_KEPT = {
+    "agenda/", "profile/", f"sessions/{TORCHJD}/feedback/", "agenda/favourites/", "plan/",
+    "people/", f"/accounts/password/change/?next={BASE}",
+}  # fmt: skip
+
+
+def _url(page: str) -> str:
+    return page if page.startswith("/") else BASE + page
+
+
+@pytest.mark.parametrize("page", PERSON_S_PAGES)
+def test_every_page_a_signed_in_person_reads_is_private_and_never_stored(
+    client: Client, demo_event, page: str
+) -> None:
+    _signed_in(client)
+    response = client.get(_url(page), follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert ('<span class="who">ada</span>' in html) == (page != "print/2026-04-07/")
+    assert response["Cache-Control"] == "private, no-store"
+    assert "Cookie" in response["Vary"]
+    assert response.get("X-Confsched-Offline") == (None if page in NEVER_KEPT else "account")
+
+
+def test_a_visitor_s_page_is_public_until_they_star_then_private(
+    client: Client, demo_event
+) -> None:
+    first = client.get(BASE)
+    client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1"})
+    after = client.get(BASE)
+    assert first["Cache-Control"].startswith("public, ")
+    assert (after["Cache-Control"], after["X-Confsched-Offline"]) == (
+        "private, no-store",
+        "account",
+    )

@@ -136,7 +136,8 @@ def test_a_signed_in_person_s_page_is_private(demo_event, path: str) -> None:
     client.force_login(ada)
     mine = _get(path, client)
     public = _get(path)
-    assert mine["Cache-Control"] == "private, no-cache"
+    # Theirs: no cache may store it, but their own offline copy (web/site/private.py).
+    assert (mine["Cache-Control"], mine["X-Confsched-Offline"]) == ("private, no-store", "account")
     assert b'<span class="who">ada</span>' in gzip.decompress(mine.content)
     assert b"ada" not in gzip.decompress(public.content).split(b"<main")[0]
     assert mine["ETag"] != public["ETag"]
@@ -152,7 +153,9 @@ def test_any_cookie_of_the_site_makes_the_page_private(demo_event, cookie: str) 
     client.cookies[cookie] = {"confsched_language": "en", "confsched_tz": "Asia/Tokyo"}.get(
         cookie, "x" * 32
     )
-    assert _get("", client)["Cache-Control"] == "private, no-cache"
+    # A session (a visitor's stars) is a person's; a language, zone or token is not.
+    expected = "private, no-store" if cookie == "sessionid" else "private, no-cache"
+    assert _get("", client)["Cache-Control"] == expected
 
 
 def test_a_chosen_zone_is_remembered_and_private(demo_event) -> None:
@@ -178,7 +181,7 @@ def test_a_visitor_stars_without_javascript_from_a_public_page(demo_event) -> No
     # From now on their pages are their own: private, with their star and a token.
     mine = _get("", visitor)
     body = gzip.decompress(mine.content) if mine.get("Content-Encoding") else mine.content
-    assert mine["Cache-Control"] == "private, no-cache"
+    assert mine["Cache-Control"] == "private, no-store"
     assert body.count(b'aria-pressed="true"') == 1
     assert TOKEN.search(body).group(1) != b""
 

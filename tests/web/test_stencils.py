@@ -123,7 +123,7 @@ def test_another_person_never_gets_someone_elses_page(client: Client, demo_event
     who = '<span class="who">ada</span>'
     assert who in mine.content.decode()
     assert (theirs.status_code, html.count('aria-pressed="true"'), who in html) == (200, 0, False)
-    assert mine["Cache-Control"] == "private, no-cache"
+    assert mine["Cache-Control"] == "private, no-store"
 
 
 def _stencil() -> Stencil:

@@ -33,6 +33,7 @@ from confsched.web.accounts.login_throttle import forget_failures, password_is_r
 from confsched.web.agenda.stars import adopt_visitor_stars
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_page
+from confsched.web.site.private import keep_private
 
 EVENT_FRAME = "registration/_event_frame.html"
 SITE_FRAME = "registration/_site_frame.html"
@@ -92,7 +93,8 @@ def with_next(url: str, request: HttpRequest) -> str:
 def account_page(
     request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
-    """An account page in the frame of the event its `next` belongs to, else the site's.
+    """An account page in the frame of the event its `next` belongs to, else the site's;
+    never stored, nor kept in an offline copy (its forms take passwords and addresses).
 
     `next` (where to go after) and `back` (the link back, empty when that is the home page)
     join the context.
@@ -101,12 +103,20 @@ def account_page(
     context = {**context, "next": back, "back": "" if back == "/" else back}
     event = event_of_address(back)
     if event is None:
-        return render(request, template, {**context, "account_frame": SITE_FRAME}, status=status)
+        page = render(request, template, {**context, "account_frame": SITE_FRAME}, status=status)
+        return keep_private(page)
     corner = render_to_string("registration/_account_corner.html", context, request)
-    return event_page(
-        request, template, event=event, status=status, account_frame=EVENT_FRAME,
-        account_html=corner, **context,
-    )  # fmt: skip
+    return keep_private(
+        event_page(
+            request,
+            template,
+            event=event,
+            status=status,
+            account_frame=EVENT_FRAME,
+            account_html=corner,
+            **context,
+        )  # fmt: skip
+    )
 
 
 class InFrame:

@@ -6,7 +6,8 @@
 // (version.json's "account", never a secret), and only that person's cache is ever read. When
 // the marker changes (a log-out skipped, a session expired, another tab), the other people's
 // caches and kept stars are dropped. Log-out itself clears everything (Clear-Site-Data).
-// A response marked no-store is never kept. Copies are kept gzip-compressed.
+// A response marked no-store is never kept, unless the server says the person's copy may keep
+// it (X-Confsched-Offline: account). Copies are kept gzip-compressed.
 "use strict";
 
 var CONFIG = {{ config|safe }};
@@ -108,9 +109,13 @@ function unpacked(copy) {
   });
 }
 
+// A person's page is no-store for every HTTP cache; the server says which of them this copy,
+// the person's own and dropped at log-out, may keep (web/site/private.py): not those with
+// secrets (the agenda's feed address, a check-in code).
 function isKeptPage(request, response) {
   var type = response.headers.get("content-type") || "";
-  return response.status === 200 && type.indexOf("text/html") === 0 && !request.headers.get("HX-Request") && !isNoStore(response);
+  var mayKeep = !isNoStore(response) || response.headers.get("X-Confsched-Offline") === "account";
+  return response.status === 200 && type.indexOf("text/html") === 0 && !request.headers.get("HX-Request") && mayKeep;
 }
 
 function isKeptStatic(request, response) {
@@ -123,11 +128,16 @@ function storeIn(name, url, response) {
   });
 }
 
-// A page goes in the cache of the person the server says it was made for.
+// A page goes in the cache of the person the server says it was made for. Its body is read
+// first: no HTTP cache stores a person's page (no-store), so its connection stays busy until
+// the body is read, and asking the server whose it is needs a connection too.
 function storePage(url, response) {
+  var copying = packed(response);
   return askServer().then(function (now) {
-    if (now) { return storeIn(pagesCache(now.account), url, response); }
-    return null;
+    return copying.then(function (copy) {
+      if (!now) { return null; }
+      return caches.open(pagesCache(now.account)).then(function (cache) { return cache.put(url, copy); });
+    });
   });
 }
 
