@@ -436,3 +436,46 @@ def test_the_event_page_s_own_words_are_in_german(staff: Client, event: Event) -
     assert '<label class="required" for="id_walking_minutes">Gehminuten:</label>' in page
     assert '<label class="required" for="id_timezone">Zeitzone:</label>' in page
     assert ">Programm</a>" in page
+
+
+def _workshop_csv(seats: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(
+        "seats.csv",
+        (
+            "key,title,starts_at,ends_at,timezone,seats\n"
+            f"ws,Workshop,2027-03-01 09:00,2027-03-01 11:00,Europe/Paris,{seats}\n"
+        ).encode(),
+    )
+
+
+def test_fewer_seats_than_held_are_refused_unless_the_box_keeps_them(
+    staff: Client, event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    from confsched.agenda.models import Reservation, SeatsChange
+    from confsched.agenda.reservations import reserve
+
+    monkeypatch.setattr("confsched.core.clock.now", lambda: datetime(2027, 2, 1, tzinfo=UTC))
+    import_files(event, [("a.csv", _workshop_csv("2").read())])
+    for name in ("ada", "bob"):
+        reserve(User.objects.create_user(name), Session.objects.get(key="ws"))
+    refused = staff.post(url(event), {"action": "preview", "files": [_workshop_csv("1")]})
+    assert refused.status_code == 400
+    assert (
+        escape(
+            "1 session(s) would have fewer seats than people hold: “Workshop” (ws): 1 seat(s), 2 "
+            "already held."
+        )
+        in refused.content.decode()
+    )
+    shown = staff.post(
+        url(event), {"action": "preview", "files": [_workshop_csv("1")], "over_seats": "on"}
+    )
+    assert shown.status_code == 200
+    staff.post(url(event), {"action": "confirm", "token": shown.context["token"]})
+    assert Session.objects.get(key="ws").seats == 1
+    assert Reservation.objects.filter(status="confirmed").count() == 2
+    assert list(SeatsChange.objects.values_list("before", "after", "confirmed", "by")) == [
+        (2, 1, 2, "admin")
+    ]

@@ -242,3 +242,38 @@ def test_an_unknown_event_or_one_without_a_url_is_an_error() -> None:
 def test_events_without_a_sync_url_are_left_alone() -> None:
     create_event(slug="plain", name="plain", timezone="Europe/Paris")
     assert sync() == ([], [])
+
+
+def _workshop_csv(seats: str) -> bytes:
+    return (
+        "key,title,starts_at,ends_at,timezone,seats\n"
+        f"ws,Workshop,2027-03-01 09:00,2027-03-01 11:00,Europe/Paris,{seats}\n"
+    ).encode()
+
+
+def test_a_sync_that_gives_fewer_seats_than_held_is_refused_unless_they_keep_them(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.contrib.auth.models import User
+
+    from confsched.agenda.models import Reservation
+    from confsched.agenda.reservations import force
+
+    monkeypatch.setattr(Source, "body", _workshop_csv("3"))
+    synced_event("t", f"{server}/programme.ics")
+    sync()
+    workshop = Session.objects.get(key="ws")
+    for name in ("ada", "bob"):
+        force(User.objects.create_user(name), workshop)
+    monkeypatch.setattr(Source, "body", _workshop_csv("1"))
+    monkeypatch.setattr(Source, "etag", '"v2"')
+    with pytest.raises(CommandError, match="^1 event\\(s\\) failed to sync: t$"):
+        sync()
+    assert Session.objects.get(key="ws").seats == 3
+    out, err = sync("--keep-reservations-over-seats")
+    assert (out, err) == (
+        ["t: 0 sessions created, 0 updated, 1 unchanged, 0 cancelled, 0 flagged for review"],
+        [],
+    )
+    assert Session.objects.get(key="ws").seats == 1
+    assert Reservation.objects.filter(status="confirmed").count() == 2

@@ -286,6 +286,30 @@ def test_the_organizer_changes_seats_forces_and_removes(workshop: Session) -> No
     ]
 
 
+def test_fewer_seats_than_held_say_they_keep_them_and_the_team_s_log_tells(
+    client: Client, workshop: Session
+) -> None:
+    for name in ("ada", "bob"):
+        _reserve(_person(name)[1])
+    _, staff = _person("boss", staff=True)
+    url = f"{BASE}sessions/{TORCHJD}/reservations/"
+    assert staff.post(url, {"action": "seats", "seats": "1"}).status_code == 302
+    page = staff.get(url).content.decode()
+    assert re.findall(r'role="status">([^<]+)</p>', page) == [
+        "1 seat. 1 person holds a seat beyond that number and keeps it; the waitlist moves once "
+        "enough give theirs up."
+    ]
+    assert Reservation.objects.filter(status="confirmed").count() == 2
+    line = re.compile(r'<section class="seats-log".*?<li>.*?· (.*?)</li>', re.S)
+    team_log = line.findall(staff.get(f"{BASE}changes/").content.decode())
+    words = " ".join(re.sub(r"<[^>]+>", "", team_log[0]).split())
+    assert words == (
+        "TorchJD: Jacobian Descent in PyTorch: 2 seats → 1 seat (2 held: they keep them) · "
+        "seats page · boss"
+    )
+    assert "seats-log" not in client.get(f"{BASE}changes/").content.decode()
+
+
 @pytest.mark.parametrize(
     ("form", "message"),
     [

@@ -8,7 +8,11 @@ class AgendaConfig(AppConfig):
 
     def ready(self) -> None:
         from confsched.agenda.reservations import promote_after_import
-        from confsched.programme.signals import seats_changed
+        from confsched.agenda.seat_changes import check_and_record
+        from confsched.programme.signals import seats_changed, seats_changing
 
+        # An import may not give fewer seats than people hold (unless they keep theirs), and
+        # each change of seats is written to the team's log.
+        seats_changing.connect(check_and_record, dispatch_uid="agenda-check-seats")
         # An import that gives sessions more seats moves people up from their waitlists.
         seats_changed.connect(promote_after_import, dispatch_uid="agenda-promote-after-import")

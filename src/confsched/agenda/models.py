@@ -193,6 +193,32 @@ class Reservation(models.Model):
         return self.status == ReservationStatus.CONFIRMED
 
 
+class SeatsChange(models.Model):
+    """A session's number of seats changed, from a file or the seats page: a line of the
+    change log for the event's team only (attendees' history is of the programme), with how
+    many held a seat then. Written by agenda/reservations.py."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats_changes")
+    before = models.PositiveIntegerField(null=True, blank=True)  # None: open entry
+    after = models.PositiveIntegerField(null=True, blank=True)
+    confirmed = models.PositiveIntegerField(default=0)  # seats held when it changed
+    by = models.CharField(max_length=150, blank=True)  # an account's username, "command line"
+    source = models.CharField(max_length=300, blank=True)  # "import: file.csv", "seats page"
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["session", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.session}: seats {self.before} -> {self.after}"
+
+    @property
+    def is_over(self) -> bool:
+        """Whether more people held seats than the new number (they kept them)."""
+        return self.after is not None and self.confirmed > self.after
+
+
 # ---- feedback -------------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from confsched.agenda import seat_changes
 from confsched.agenda import seat_statements as statements
 from confsched.agenda.models import Reservation, ReservationStatus, new_code
 from confsched.core import clock
@@ -361,10 +362,12 @@ def _promote(session: Session) -> list[Reservation]:
 
 
 @transaction.atomic
-def set_seats(session: Session, number: int | None) -> list[Reservation]:
+def set_seats(
+    session: Session, number: int | None, *, by: str = "", source: str = "seats page"
+) -> list[Reservation]:
     """The organizer changes the number of seats (None: open entry again, every reservation
     kept). More seats promote from the waitlist in order; fewer never drop a confirmed person.
-    Returns the reservations promoted."""
+    A change is a line of the team's log (seat_changes). Returns the reservations promoted."""
     if number is not None and number < 0:
         raise ReservationError(
             gettext("A session cannot have %(number)s seats.") % {"number": number}
@@ -376,6 +379,10 @@ def set_seats(session: Session, number: int | None) -> list[Reservation]:
         # Kept pages hold a seat control only for sessions that took reservations when they
         # were built, and exports carry the number: a change retires them.
         Event.objects.filter(pk=locked.event_id).update(updated_at=timezone.now())
+        seat_changes.record(
+            locked.pk, before=was, after=number, confirmed=_confirmed_count(locked), by=by,
+            source=source,
+        )  # fmt: skip
     locked.seats = number
     session.seats = number
     return _promote(locked)

@@ -104,6 +104,13 @@ class ImportForm(forms.Form):
             "Into the draft: attendees see it when the draft is released (docs/drafts.md)"
         ),
     )
+    over_seats = forms.BooleanField(
+        required=False,
+        label=gettext_lazy(
+            "Keep reservations over fewer seats: where the files give a session fewer seats "
+            "than people hold, everyone keeps their seat"
+        ),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -128,6 +135,7 @@ def import_view(request: HttpRequest, object_id: str, *, model_admin: Any) -> Ht
     options = ImportOptions(
         format_name=form.cleaned_data["format"], is_partial=form.cleaned_data["partial"],
         accept_new_keys=form.cleaned_data["new_keys"], to_draft=form.cleaned_data["to_draft"],
+        keep_reservations_over_seats=form.cleaned_data["over_seats"],
     )  # fmt: skip
     try:
         files = _files(form)
@@ -181,6 +189,7 @@ def _keep(
         "partial": options.is_partial,
         "new_keys": options.accept_new_keys,
         "to_draft": options.to_draft,
+        "over_seats": options.keep_reservations_over_seats,
     }
     request.session[SESSION_KEY] = kept
     return token
@@ -224,6 +233,7 @@ def _confirm(request: HttpRequest, event: Event, *, model_admin: Any) -> HttpRes
     options = ImportOptions(
         format_name=kept["format"], is_partial=kept["partial"],
         accept_new_keys=kept.get("new_keys", False), to_draft=kept.get("to_draft", False),
+        keep_reservations_over_seats=kept.get("over_seats", False),
     )  # fmt: skip
     try:
         report = import_files(event, files, options=options, by=actor_name(request.user))

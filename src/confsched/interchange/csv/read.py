@@ -26,7 +26,7 @@ A zone name must be one the tz database lists ("Europe/Paris"; not a folder such
 could not be turned into UTC or a local time.
 
 Links (`links`: "[Kind: ][Title ]<address>" separated by "; " or new lines; a slides link makes
-`slides` yes), seats (`seats`: a whole number of seats to reserve, empty for open entry) and
+`slides` yes), seats (`seats`: a number of seats, `open` for open entry, empty: unchanged) and
 identity (`key`, else the slug of the title and the local start, as `identity.derived_key`
 makes it; a speaker's key is the slug of their name) are as docs/csv-format.md says.
 
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
 from confsched.core.errors import ParseError
-from confsched.core.text import slugify
+from confsched.core.text import shortened, slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.identity import derived_key, visible
 from confsched.interchange.links import link_kind
@@ -96,6 +96,7 @@ _EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
 _LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0", ""}
+OPEN_ENTRY = "open"  # the `seats` cell of open entry (an empty one says nothing of seats)
 _DELIMITERS = (",", ";", "\t")
 # Links in one cell: separated by "; " or new lines; each "[Kind: ][Title ]<address>".
 _LINK_SEPARATOR = re.compile(r";\s+|;$|\n")
@@ -345,9 +346,12 @@ class _RowReader:
         if slides not in _YES | _NO:
             raise self.fail(row, f"slides {values['slides']!r} is not yes or no")
         seats = values.get("seats", "").strip()
-        if seats and not (seats.isascii() and seats.isdigit()):
+        is_open = seats.casefold() == OPEN_ENTRY
+        if seats and not is_open and not (seats.isascii() and seats.isdigit()):
             raise self.fail(
-                row, f"seats {values['seats']!r} is not a whole number (empty: open entry)"
+                row,
+                f"seats {shortened(values['seats'], most=80)!r} is not a whole number nor "
+                f"{OPEN_ENTRY!r} (empty: left as it is)",
             )
         key = visible(values.get("key", "")) or derived_key(title, starts_at, zone=self.key_zone)
         billed = self._speakers(row)
@@ -363,7 +367,9 @@ class _RowReader:
             level=values.get("level", ""),
             language=values.get("language", ""),
             has_slides=slides in _YES,
-            seats=int(seats) if seats else None,
+            seats=int(seats) if seats and not is_open else None,
+            # An empty cell says nothing of the seats: a re-import keeps the organizer's.
+            unknown=frozenset() if seats or "seats" not in values else frozenset({"seats"}),
             links=self._links(row),
             speakers=tuple(
                 SessionSpeaker(speaker_key=speaker.key, affiliation=speaker.company)
@@ -384,8 +390,9 @@ class _RowReader:
             if not _WEB.match(url):
                 raise self.fail(
                     row,
-                    f"links: {_shortened(part)!r} does not end with a web address (http:// or "
-                    "https://); write each link as [Slides: ][title ]address, separated by '; '",
+                    f"links: {shortened(part, most=80)!r} does not end with a web address "
+                    "(http:// or https://); write each link as [Slides: ][title ]address, "
+                    "separated by '; '",
                 )
             prefix = _KIND_PREFIX.match(head)
             title = head[prefix.end() :] if prefix else head
@@ -478,10 +485,6 @@ class _RowReader:
                 seen.add(speaker.key)
                 speakers.append(speaker)
         return speakers
-
-
-def _shortened(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def split_speaker(text: str) -> tuple[str, str]:

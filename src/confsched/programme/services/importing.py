@@ -37,6 +37,8 @@ class ImportOptions:
     accept_new_keys: bool = False
     # Into the event's draft (drafts.load_import), not released to attendees at once.
     to_draft: bool = False
+    # Fewer seats than people hold are applied, who keep theirs (else refused: seat_changes).
+    keep_reservations_over_seats: bool = False
 
 
 class _DryRun(Exception):  # noqa: N818 - a signal to roll back, not an error
@@ -70,7 +72,7 @@ def import_files(
             report = load_import(
                 event, programme, to_draft=options.to_draft, source=source,
                 is_complete=not options.is_partial, accept_new_keys=options.accept_new_keys,
-                by=by,
+                by=by, keep_reservations_over_seats=options.keep_reservations_over_seats,
             )  # fmt: skip
             if not options.to_draft:  # the files attendees' programme was last imported from
                 Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))

@@ -45,7 +45,7 @@ from confsched.programme.services.versions import (
     record_version,
     state,
 )
-from confsched.programme.signals import seats_changed
+from confsched.programme.signals import seats_changed, seats_changing
 
 SESSION_FIELDS = (
     "title", "kind", "abstract", "starts_at", "ends_at", "room", "track", "level",
@@ -107,6 +107,7 @@ def load_programme(
     accept_new_keys: bool = False,
     by: str = "",
     version_name: str = "",
+    keep_reservations_over_seats: bool = False,
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -117,7 +118,9 @@ def load_programme(
     none. A file that gives the event's sessions other keys is refused unless `accept_new_keys`
     (see refuse_new_identities). `by` names who did it for the history: an account's
     username, or "command line". `version_name` names the version (a release's). The
-    version's programme is kept (snapshots.py) for /<event>/v/<number>/.
+    version's programme is kept (snapshots.py) for /<event>/v/<number>/. Seats fewer than
+    people hold are refused (the agenda's seats_changing receiver) unless
+    `keep_reservations_over_seats`, when they keep theirs.
     """
     lock_imports(event.slug)
     # What an import that held the lock before this one left, not what the caller read.
@@ -299,6 +302,11 @@ def load_programme(
         report.version = record_version(
             event, changes, source=source or "import", by=by, name=version_name
         )
+    if seats_now:  # refused here (the whole import undone) when fewer than people hold
+        seats_changing.send(
+            sender=Session, changes=seats_now, keep_over=keep_reservations_over_seats, by=by,
+            source=source or "import",
+        )  # fmt: skip
     for pk, (_, seats) in seats_now.items():
         Session.objects.filter(pk=pk).update(seats=seats)
     if seats_now:

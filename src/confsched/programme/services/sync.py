@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from confsched.interchange.fetch import fetch_url
 from confsched.programme.models import Event
-from confsched.programme.services.importing import files_digest, import_files
+from confsched.programme.services.importing import ImportOptions, files_digest, import_files
 from confsched.programme.team_models import COMMAND_LINE
 
 
-def sync_event(event: Event, *, allow_private: bool, by: str = COMMAND_LINE) -> str:
-    """Fetch the event's sync URL conditionally and import what changed; a line saying what."""
+def sync_event(
+    event: Event, *, allow_private: bool, by: str = COMMAND_LINE,
+    keep_reservations_over_seats: bool = False,
+) -> str:  # fmt: skip
+    """Fetch the event's sync URL conditionally and import what changed; a line saying what.
+    A source that gives a session fewer seats than people hold is refused unless
+    `keep_reservations_over_seats`."""
     headers = {}
     if event.sync_etag:
         headers["If-None-Match"] = event.sync_etag
@@ -25,7 +30,10 @@ def sync_event(event: Event, *, allow_private: bool, by: str = COMMAND_LINE) -> 
     if files_digest(files) == event.import_digest:
         line = "unchanged (the same content as last imported)"
     else:
-        report = import_files(event, files, source=f"sync: {event.sync_url}", by=by)
+        options = ImportOptions(keep_reservations_over_seats=keep_reservations_over_seats)
+        report = import_files(
+            event, files, options=options, source=f"sync: {event.sync_url}", by=by
+        )
         line = (
             f"{len(report.created)} sessions created, {len(report.updated)} updated, "
             f"{report.unchanged} unchanged, {len(report.cancelled)} cancelled, "

@@ -11,6 +11,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
+from confsched.agenda import seat_changes
 from confsched.programme import queries
 from confsched.programme.access import can
 from confsched.programme.history import history
@@ -49,9 +50,11 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
     viewer = viewer_zone(request, event_row)
     for_team = is_team(request, event_row)
     entries = history(queries.versions_with_changes(event_row), for_team=for_team, zone=viewer.zone)
+    # Seats are the team's business: every change of a session's number, newest first.
+    seats_log = list(seat_changes.team_log(event_row)) if for_team else []
     response = event_page(
         request, "confsched/changes.html", event=event_row, viewer=viewer, versions=entries,
-        nav="changes", for_team=for_team, shared=not for_team,
+        nav="changes", for_team=for_team, shared=not for_team, seats_log=seats_log,
     )  # fmt: skip
     return kept_by_nobody(response) if for_team else response
 

@@ -120,8 +120,9 @@ def _change(request: HttpRequest, session: Session) -> str:
     action = request.POST.get("action", "")
     if action == "seats":
         text = request.POST.get("seats", "").strip()
+        by = request.user.get_username()
         if text == "":
-            reservations.set_seats(session, None)
+            reservations.set_seats(session, None, by=by)
             return gettext("Open entry: no reservation needed. The list is kept.")
         number = parse_count(text, most=INTEGER_MAX)
         if number is None:
@@ -129,17 +130,18 @@ def _change(request: HttpRequest, session: Session) -> str:
                 gettext("Seats must be a whole number, or empty for open entry; got '%s'.")
                 % shortened(text)
             )
-        promoted = reservations.set_seats(session, number)
+        promoted = reservations.set_seats(session, number, by=by)
         said = ngettext("%(seats)s seat.", "%(seats)s seats.", number) % {"seats": number}
-        return said + _moved(promoted)
+        return said + _over(session, number) + _moved(promoted)
     if action == "capacity":
         if session.room is None or session.room.capacity is None:
             raise ReservationError(
                 gettext("The session's room has no capacity set: type the number of seats.")
             )
-        promoted = reservations.set_seats(session, session.room.capacity)
-        said = gettext("%(seats)s seats, the room's capacity.") % {"seats": session.room.capacity}
-        return said + _moved(promoted)
+        capacity = session.room.capacity
+        promoted = reservations.set_seats(session, capacity, by=request.user.get_username())
+        said = gettext("%(seats)s seats, the room's capacity.") % {"seats": capacity}
+        return said + _over(session, capacity) + _moved(promoted)
     if action == "force":
         typed = request.POST.get("person", "")
         person = _person(typed)
@@ -178,6 +180,20 @@ def _moved(promoted: list) -> str:
         "%(count)s moved up from the waitlist.", "%(count)s moved up from the waitlist.",
         len(promoted),
     ) % {"count": len(promoted)}  # fmt: skip
+
+
+def _over(session: Session, seats: int) -> str:
+    """ " 3 people hold seats beyond that number: they keep them.", or nothing."""
+    over = reservations.seats(session).confirmed - seats
+    if over <= 0:
+        return ""
+    return " " + ngettext(
+        "%(count)s person holds a seat beyond that number and keeps it; the waitlist moves once "
+        "enough give theirs up.",
+        "%(count)s people hold seats beyond that number and keep them; the waitlist moves once "
+        "enough give theirs up.",
+        over,
+    ) % {"count": over}  # fmt: skip
 
 
 @require_safe

@@ -76,6 +76,12 @@ class Command(BaseCommand):
             "on the old, cancelled ones); without it such a file is refused",
         )  # fmt: skip
         parser.add_argument(
+            "--keep-reservations-over-seats", action="store_true",
+            help="where the files give a session fewer seats than people hold, everyone keeps "
+            "their seat (the waitlist moves once enough give theirs up); without it such "
+            "files are refused, naming the sessions",
+        )  # fmt: skip
+        parser.add_argument(
             "--if-new", action="store_true",
             help="import only when the event does not exist yet; an existing event is left "
             "as its organizers have it (what `make run` does with the demo)",
@@ -153,6 +159,7 @@ class Command(BaseCommand):
                         source="import: " + ", ".join(n for n, _ in files),
                         is_complete=not options["partial"],
                         accept_new_keys=options["accept_new_keys"], by=COMMAND_LINE,
+                        keep_reservations_over_seats=options["keep_reservations_over_seats"],
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
                 if not options["to_draft"]:  # what attendees' programme was imported from

@@ -31,6 +31,11 @@ class Command(BaseCommand):
             "CONFSCHED_IMPORT_PRIVATE_HOSTS=1 does the same",
         )  # fmt: skip
         parser.add_argument(
+            "--keep-reservations-over-seats", action="store_true",
+            help="where a source gives a session fewer seats than people hold, keep their "
+            "seats (without it, that event's sync is refused, naming the sessions)",
+        )  # fmt: skip
+        parser.add_argument(
             "--skip-embeddings", action="store_true",
             help="do not queue the changed sessions for search by meaning's worker",
         )  # fmt: skip
@@ -49,7 +54,11 @@ class Command(BaseCommand):
         failed = []
         for event in events:
             try:
-                self.stdout.write(f"{event.slug}: {sync_event(event, allow_private=allow_private)}")
+                line = sync_event(
+                    event, allow_private=allow_private,
+                    keep_reservations_over_seats=options["keep_reservations_over_seats"],
+                )  # fmt: skip
+                self.stdout.write(f"{event.slug}: {line}")
                 if not options["skip_embeddings"] and queue_embeddings(event):
                     # The worker embeds only the sessions whose text changed.
                     self.stdout.write(f"{event.slug}: {QUEUED}")
