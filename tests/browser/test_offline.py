@@ -133,6 +133,33 @@ def test_a_star_whose_first_sending_fails_is_sent_again(page, demo_live) -> None
     expect(page.locator("[data-offline-status]")).to_have_text("1 star made offline was saved.")
 
 
+@pytest.mark.browser
+def test_a_star_whose_answer_the_front_lost_is_kept_and_sent_again_once(page, demo_live) -> None:  # noqa: ANN001
+    """Online under the worker: the app saved the star, but the front answered 502 (its host
+    went away before answering). The worker keeps the star and shows it starred; sent again
+    a moment later, it is still one star."""
+    page.goto(demo_live)
+    page.wait_for_function(WORKER_READY)
+    page.reload()
+    given = []
+
+    def first_answer_lost(route) -> None:  # noqa: ANN001 - a Playwright route
+        answer = route.fetch()
+        given.append(answer.status)
+        if len(given) == 1:
+            route.fulfill(status=502, body="Bad Gateway")
+        else:
+            route.fulfill(response=answer)
+
+    page.context.route(f"**/sessions/{TORCHJD_KEY}/star", first_answer_lost)
+    star = page.locator(f"main button.star[formaction$='/sessions/{TORCHJD_KEY}/star']")
+    star.click()
+    expect(star).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(OUTBOX_EMPTY)
+    assert given == [200, 200]
+    assert _visitor_stars(page) == [TORCHJD_KEY]
+
+
 TOUR_KEY = "tour-de-force-llm-inference-optimization-from-simple-to-sophisticated"
 
 

@@ -64,14 +64,17 @@ def reset_feed_token(user: User, event: Event) -> AgendaLinks:
 def set_sharing(
     user: User, event: Event, *, is_on: bool, display_name: str | None = None
 ) -> AgendaLinks:
-    """Turn the read-only public link on (a fresh one) or off (the old link dies).
+    """Turn the read-only public link on (a fresh one; one that is on stays as it is: a form
+    sent twice, or sent again after its answer was lost, gives one link) or off (the old link
+    dies).
 
     `display_name` (when given) is the name the shared page shows, kept as the account's first
     name; empty shows no name. The username is never shown: it is half of a log-in.
     """
     links = agenda_links(user, event)
-    links.share_token = new_token() if is_on else None
-    links.save(update_fields=["share_token"])
+    if not (is_on and links.share_token):
+        links.share_token = new_token() if is_on else None
+        links.save(update_fields=["share_token"])
     if display_name is not None:
         user.first_name = clean_display_name(display_name)
         user.save(update_fields=["first_name"])

@@ -20,6 +20,7 @@ _STRINGS = [
     gettext_noop("Jump to now ({time})"),
     gettext_noop("Link copied."),
     gettext_noop("Select the link and copy it."),
+    gettext_noop("Not saved: the schedule could not be reached. Press again in a moment."),
     # offline.js, the service worker's star buttons
     gettext_noop("Remove from my agenda"),
     gettext_noop("Add to my agenda"),

@@ -106,6 +106,40 @@
     form.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // -- A write whose answer was lost: sent again, and its answer is the true state. --------
+  // A 502 or 504 from the front (an app host went away after saving), a 503 (the database
+  // busy or restarting) or a dropped connection say nothing of whether the star or the seat
+  // was saved. Sending the same request again is safe: a star asks for a state ("starred=1"),
+  // a seat for "reserve" or "cancel", and the server answers with the state they are in now.
+
+  var RETRY_WRITE_MS = [500, 2000];
+  var LOST_ANSWERS = [0, 502, 503, 504];
+
+  function isRetriedWrite(elt) {
+    return Boolean(elt && elt.matches && elt.matches("button.star, button.seat-button"));
+  }
+
+  function notSaved(elt) {
+    var note = document.createElement("p");
+    note.className = "seat-note is-error";
+    note.setAttribute("role", "status");
+    note.textContent = t("Not saved: the schedule could not be reached. Press again in a moment.");
+    elt.removeAttribute("data-retries");
+    elt.after(note);
+  }
+
+  function retryWrite(event) {
+    var elt = event.detail.elt;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!isRetriedWrite(elt) || LOST_ANSWERS.indexOf(status) < 0) { return; }
+    var tries = Number(elt.getAttribute("data-retries") || "0");
+    if (tries >= RETRY_WRITE_MS.length) { notSaved(elt); return; }
+    elt.setAttribute("data-retries", String(tries + 1));
+    setTimeout(function () { if (elt.isConnected) { elt.click(); } }, RETRY_WRITE_MS[tries]);
+  }
+  document.addEventListener("htmx:responseError", retryWrite);
+  document.addEventListener("htmx:sendError", retryWrite);
+
   // -- Facets with many values: a box to narrow the list while typing. ----------------------
 
   var FINDER_FROM = 7; // options in a facet before it gets a finder

@@ -460,6 +460,8 @@ function keepStar(request, body) {
     return outbox("readwrite", function (stars) { stars.add(entry); });
   }).then(function () {
     notify({ type: "star-kept", url: request.url, starred: starredFrom(body) });
+    // While online (an app host that did not answer), the page asks again a little later.
+    notify({ type: "stars-waiting", count: 1 });
   });
 }
 
@@ -479,8 +481,13 @@ function sendStarNow(request) {
   return request.clone().text().then(function (body) {
     // Stars kept offline go first; whatever becomes of them, this star still goes out now.
     var earlier = replay().catch(function (error) { console.error("confsched: kept stars not sent", error); });
-    // Only a network failure keeps the star for later: online, the server's answer is shown.
-    return earlier.then(function () { return fetch(request); }).catch(function () {
+    // Only no answer keeps the star for later: a network failure, or a gateway's 502, 503 or
+    // 504 (an app host gone, perhaps after saving it: sending it again is safe, a star asks
+    // for a state). Any answer of the app's own is shown.
+    return earlier.then(function () { return fetch(request); }).then(function (response) {
+      if ([502, 503, 504].indexOf(response.status) < 0) { return response; }
+      throw new Error("no answer from the app: " + response.status);
+    }).catch(function () {
       return keepStar(request, body).then(function () {
         var url = new URL(request.url);
         var isStarred = starredFrom(body);
