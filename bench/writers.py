@@ -1,6 +1,7 @@
 """Many attendees saving at the same moment through a real `confsched serve`: their profile,
-their alert setting, their agenda's share link, their reminders, a star and a rating, each a
-request that reads and then writes. What came back, and what the database holds afterwards.
+their alert setting, their agenda's share link, their reminders, a star, a rating and a seat,
+each a request that reads and then writes (or each sent twice at once, as a double tap or a
+retry racing the first). What came back, and what the database holds afterwards.
 
 Shared by the parallel-writes benchmark (`python bench/writers.py`) and the test
 (tests/test_parallel_writes.py). The attendees are storm.py's: real accounts with their own
@@ -34,6 +35,7 @@ WRITES: dict[str, tuple[str, str]] = {
     "share": (f"/{EVENT}/agenda/share", "share=on&display_name=Ada+{n}"),
     "reminders": (f"/{EVENT}/agenda/reminders", "minutes=10&by_mail=on"),
     "star": (f"/{EVENT}/sessions/{TALK}/star", "starred=1"),
+    "seat": (f"/{EVENT}/sessions/{storm.KEY}/reserve", "action=reserve"),
     "feedback": (f"/{EVENT}/sessions/{TALK}/feedback/", "rating=4&comment=Clear+{n}"),
 }
 KINDS = tuple(WRITES)
@@ -98,22 +100,25 @@ def _post(port: int, attendee: storm.Attendee, kind: str, n: int) -> int:
         connection.close()
 
 
-def write_at_once(port: int, people: list[storm.Attendee]) -> Writes:
-    """Each attendee sends one write, the kinds in turn, all released at the same moment."""
+def write_at_once(port: int, people: list[storm.Attendee], *, times: int = 1) -> Writes:
+    """Each attendee sends one write, the kinds in turn, all released at the same moment;
+    `times` 2: each sends it twice at that moment (a double tap, a retry racing the first)."""
+    sent_by = [n for n in range(len(people)) for _ in range(times)]
     result = Writes(
-        kinds=[KINDS[n % len(KINDS)] for n in range(len(people))],
-        statuses=[0] * len(people), latencies=[0.0] * len(people),
+        kinds=[KINDS[n % len(KINDS)] for n in sent_by],
+        statuses=[0] * len(sent_by), latencies=[0.0] * len(sent_by),
     )  # fmt: skip
-    start = threading.Barrier(len(people) + 1)
+    start = threading.Barrier(len(sent_by) + 1)
 
-    def one(n: int) -> None:
+    def one(index: int) -> None:
+        n = sent_by[index]
         start.wait()
         sent = time.perf_counter()
-        result.statuses[n] = _post(port, people[n], result.kinds[n], n)
-        result.latencies[n] = time.perf_counter() - sent
+        result.statuses[index] = _post(port, people[n], result.kinds[index], n)
+        result.latencies[index] = time.perf_counter() - sent
 
-    with ThreadPoolExecutor(len(people)) as pool:
-        futures = [pool.submit(one, n) for n in range(len(people))]
+    with ThreadPoolExecutor(len(sent_by)) as pool:
+        futures = [pool.submit(one, index) for index in range(len(sent_by))]
         start.wait()
         began = time.perf_counter()
         for future in futures:
@@ -127,7 +132,7 @@ import json
 import django
 django.setup()
 from confsched.agenda.models import (AgendaItem, AgendaLinks, AlertSubscription,
-    AttendeeProfile, Feedback, ReminderSetting)
+    AttendeeProfile, Feedback, ReminderSetting, Reservation)
 print(json.dumps({
     "profile": AttendeeProfile.objects.filter(is_public=True, company="Lab").count(),
     "alerts": AlertSubscription.objects.filter(is_on=True).count(),
@@ -135,6 +140,7 @@ print(json.dumps({
     "reminders": ReminderSetting.objects.filter(minutes=10).count(),
     "star": AgendaItem.objects.filter(session__key="talk").count(),
     "feedback": Feedback.objects.filter(rating=4).count(),
+    "seat": Reservation.objects.filter(session__key="workshop").count(),
 }))
 """
 

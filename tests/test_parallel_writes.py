@@ -55,3 +55,26 @@ def test_two_hundred_attendees_saving_at_once_lose_nothing(
     }
     assert held == dict(per_kind)
     assert sum(held.values()) == WRITERS
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_each_write_sent_twice_at_the_same_moment_is_saved_once(
+    writers: tuple[object, object], database: str
+) -> None:
+    """A double tap, or the page's retry racing a first request whose answer is late: both
+    are answered as saved, and the database holds one star, one seat, one rating each."""
+    if database == "postgres" and not reachable(5432):
+        unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
+    driver, serving = writers
+    with serving.fresh_site(database, name="confsched_twice") as env:
+        env["CONFSCHED_PROXY_COUNT"] = "1"
+        people = driver.prepare(env, count=70)
+        port = free_port()
+        with serving.served(env, port=port, workers=4):
+            done = driver.write_at_once(port, people, times=2)
+        held = driver.saved(env)
+    per_person = Counter(driver.KINDS[n % len(driver.KINDS)] for n in range(len(people)))
+    assert {kind: done.statuses_of(kind) for kind in per_person} == {
+        kind: Counter({302: 2 * count}) for kind, count in per_person.items()
+    }
+    assert held == dict(per_person)
