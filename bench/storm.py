@@ -96,26 +96,34 @@ def prepare(env: dict[str, str], *, count: int, seats: int, prefix: str = "a") -
     ]
 
 
-def _post(
-    connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, key: str = KEY,
-    close: bool = False,
+def post_form(
+    connection: http.client.HTTPConnection, attendee: Attendee, path: str, form: str,
+    headers: dict[str, str] | None = None,
 ) -> int:  # fmt: skip
-    path = f"/{EVENT}/sessions/{key}/reserve"
-    body = f"action={action}&csrfmiddlewaretoken={attendee.csrf}"
+    """POST the url-encoded `form` to `path` as `attendee` does from the event's page (their
+    cookies, their CSRF token, the page as Referer and Origin); the answer's status."""
+    site = f"http://{connection.host}:{connection.port}"
     connection.request(
-        "POST", path, body=body,
+        "POST", path, body=f"{form}&csrfmiddlewaretoken={attendee.csrf}",
         headers={
             "Content-Type": "application/x-www-form-urlencoded",
             "Cookie": f"sessionid={attendee.session_cookie}; csrftoken={attendee.csrf}",
-            "HX-Request": "true",
-            "Referer": f"http://{connection.host}:{connection.port}/{EVENT}/",
-            "Origin": f"http://{connection.host}:{connection.port}",
-            **({"Connection": "close"} if close else {}),
+            "Referer": f"{site}/{EVENT}/", "Origin": site, **(headers or {}),
         },
     )  # fmt: skip
     response = connection.getresponse()
     response.read()
     return response.status
+
+
+def _post(
+    connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, key: str = KEY,
+    close: bool = False,
+) -> int:  # fmt: skip
+    """What htmx sends when the seat button is pressed."""
+    extra = {"HX-Request": "true", **({"Connection": "close"} if close else {})}
+    path = f"/{EVENT}/sessions/{key}/reserve"
+    return post_form(connection, attendee, path, f"action={action}", extra)
 
 
 def rush(

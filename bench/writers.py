@@ -79,21 +79,10 @@ def _post(port: int, attendee: storm.Attendee, kind: str, n: int) -> int:
     path, body = WRITES[kind]
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
-        connection.request(
-            "POST", path, body=f"{body.format(n=n)}&csrfmiddlewaretoken={attendee.csrf}",
-            headers={
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Cookie": f"sessionid={attendee.session_cookie}; csrftoken={attendee.csrf}",
-                "Referer": f"http://127.0.0.1:{port}/{EVENT}/",
-                "Origin": f"http://127.0.0.1:{port}",
-                # Each attendee from an address of their own, as phones on a venue's network
-                # are not (they share a few): the throttles count per address too.
-                "X-Forwarded-For": f"10.0.{n // 250}.{n % 250 + 1}",
-            },
-        )  # fmt: skip
-        response = connection.getresponse()
-        response.read()
-        return response.status
+        # Each attendee from an address of their own, as phones on a venue's network are not
+        # (they share a few): the throttles count per address too.
+        address = {"X-Forwarded-For": f"10.0.{n // 250}.{n % 250 + 1}"}
+        return storm.post_form(connection, attendee, path, body.format(n=n), address)
     except (OSError, http.client.HTTPException):
         return -1
     finally:

@@ -3,6 +3,7 @@ restarts, Redis down): its own data folder and database, gunicorn in front, stop
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
 import subprocess
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.conftest import DEMO_DIR, DEMO_SLUG
+from tests.conftest import DEMO_DIR, DEMO_SLUG, ROOT
 
 CONFSCHED = [sys.executable, "-m", "confsched.cli"]
 
@@ -80,3 +81,13 @@ def served(env: dict[str, str]) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def bench_modules(*names: str) -> list[object]:
+    """The benchmarks' own modules (bench/serving.py, storm.py, writers.py), which drive a
+    served site for the tests that need real concurrent requests as well."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        return [importlib.import_module(name) for name in names]
+    finally:
+        sys.path.remove(str(ROOT / "bench"))

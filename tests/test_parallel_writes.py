@@ -10,33 +10,24 @@ bench/writers.py prints the same round as a table.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import ROOT, unavailable
-from tests.served_demo import free_port, reachable
+from tests.conftest import unavailable
+from tests.served_demo import bench_modules, free_port, reachable
 
 WRITERS = 200
 
 
 @pytest.fixture
-def writers() -> Iterator[object]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import serving
-        import writers as writers_module
-
-        yield writers_module, serving
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+def writers() -> list[object]:
+    return bench_modules("writers", "serving")
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
 def test_two_hundred_attendees_saving_at_once_lose_nothing(
-    writers: tuple[object, object], database: str
+    writers: list[object], database: str
 ) -> None:
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
@@ -59,7 +50,7 @@ def test_two_hundred_attendees_saving_at_once_lose_nothing(
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
 def test_each_write_sent_twice_at_the_same_moment_is_saved_once(
-    writers: tuple[object, object], database: str
+    writers: list[object], database: str
 ) -> None:
     """A double tap, or the page's retry racing a first request whose answer is late: both
     are answered as saved, and the database holds one star, one seat, one rating each."""

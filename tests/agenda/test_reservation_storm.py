@@ -11,26 +11,17 @@ not this test's.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import ROOT, unavailable
-from tests.served_demo import free_port, reachable
+from tests.conftest import unavailable
+from tests.served_demo import bench_modules, free_port, reachable
 
 
 @pytest.fixture
-def storm() -> Iterator[object]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import serving
-        import storm as storm_module
-
-        yield storm_module, serving
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+def storm() -> list[object]:
+    return bench_modules("storm", "serving")
 
 
 @pytest.mark.parametrize(
@@ -38,7 +29,7 @@ def storm() -> Iterator[object]:
     [("postgres", 1000, 30, 200), ("sqlite", 300, 10, 60)],
 )
 def test_attendees_rush_a_workshop_s_seats(
-    storm: tuple[object, object], database: str, attendees: int, seats: int, late: int
+    storm: list[object], database: str, attendees: int, seats: int, late: int
 ) -> None:
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
@@ -99,7 +90,7 @@ Session.objects.create(
 
 @pytest.mark.parametrize("database", ["postgres", "sqlite"])
 def test_two_overlapping_workshops_reserved_at_once_give_each_person_one_seat(
-    storm: tuple[object, object], database: str
+    storm: list[object], database: str
 ) -> None:
     """Each of 100 attendees presses "Reserve" on two overlapping workshops at the same moment:
     one press wins, the other is refused (409), and nobody holds two."""

@@ -184,6 +184,22 @@ def page(new_context):  # noqa: ANN001, ANN201 - pytest fixture
 
 TORCHJD = "TorchJD: Jacobian Descent in PyTorch"
 TORCHJD_KEY = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
+TORCHJD_TITLE = "TorchJD: Jacobian Descent in PyTorch"
+
+
+@pytest.fixture
+def workshop(demo_live: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The demo a week before the event, TorchJD a workshop of one seat; the event's address."""
+    from datetime import UTC, datetime
+
+    from confsched.agenda import reservations
+    from confsched.programme.models import Session
+
+    monkeypatch.setattr("confsched.core.clock.now", lambda: datetime(2026, 4, 1, tzinfo=UTC))
+    reservations.set_seats(Session.objects.get(key=TORCHJD_KEY), 1)
+    return demo_live
+
+
 TRAINING_SYSTEMS_INTERMEDIATE = [
     "Training Embedding Model Resiliently for Multimodal Model Inference Routing",
     TORCHJD,

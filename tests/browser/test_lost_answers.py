@@ -4,24 +4,11 @@ one star, one seat, never a button that says the opposite of what was saved."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, TORCHJD_KEY, signed_in
-
-TITLE = "TorchJD: Jacobian Descent in PyTorch"
-
-
-@pytest.fixture
-def workshop(demo_live: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    from confsched.agenda import reservations
-    from confsched.programme.models import Session
-
-    monkeypatch.setattr("confsched.core.clock.now", lambda: datetime(2026, 4, 1, tzinfo=UTC))
-    reservations.set_seats(Session.objects.get(key=TORCHJD_KEY), 3)
-    return demo_live
+from tests.browser.conftest import TORCHJD_TITLE as TITLE
 
 
 def _first_answer_lost(page, pattern: str) -> list[int]:  # noqa: ANN001 - a Playwright page
@@ -91,4 +78,4 @@ def test_a_write_the_app_never_answers_says_it_was_not_saved(new_context, worksh
     expect(seat.locator(".seat-note.is-error")).to_have_text(
         "Not saved: the schedule could not be reached. Press again in a moment."
     )
-    expect(seat.locator(".seat-state")).to_have_text("3 of 3 seats free")
+    expect(seat.locator(".seat-state")).to_have_text("1 of 1 seats free")

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, TORCHJD_KEY, signed_in
+from tests.browser.conftest import PHONE, TORCHJD_KEY, TORCHJD_TITLE, signed_in
 from tests.browser.test_accessibility import _serious, axe_source  # noqa: F401 - the fixture
 
 
@@ -25,17 +24,7 @@ def _shot(page, name: str, *, full_page: bool = False) -> None:  # noqa: ANN001 
         page.screenshot(path=str(shots / f"{name}.png"), full_page=full_page)
 
 
-TITLE = "TorchJD: Jacobian Descent in PyTorch"
-
-
-@pytest.fixture
-def workshop(demo_live: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    from confsched.agenda import reservations
-    from confsched.programme.models import Session
-
-    monkeypatch.setattr("confsched.core.clock.now", lambda: datetime(2026, 4, 1, tzinfo=UTC))
-    reservations.set_seats(Session.objects.get(key=TORCHJD_KEY), 1)
-    return demo_live
+TITLE = TORCHJD_TITLE
 
 
 def _seat(page):  # noqa: ANN001, ANN202 - a Playwright page

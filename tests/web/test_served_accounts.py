@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.conftest import ROOT, unavailable
-from tests.served_demo import CONFSCHED, free_port, reachable
+from tests.served_demo import CONFSCHED, bench_modules, free_port, reachable
 
 WORKERS = 4
 TAKEN = (
@@ -114,11 +114,7 @@ class Site:
 def site(request: pytest.FixtureRequest) -> Iterator[Site]:
     if request.param == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import serving
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    (serving,) = bench_modules("serving")
     with serving.fresh_site(request.param, name="confsched_acct_served") as env:
         probe = Site(env, 0, "")
         cookie = str(probe.python(_PREPARE))

@@ -110,33 +110,31 @@ def server_error(request: HttpRequest) -> HttpResponse:
     was too busy to take the write in time (nothing was saved: send it again)."""
     _, exception, _ = sys.exc_info()
     found = database.trouble(exception) if exception is not None else None
+    if found is None:
+        return _error_page(
+            request, status=500, heading=gettext("Something went wrong"),
+            message=gettext(
+                "This page could not be shown because of an error on our side; it has been "
+                "logged. Please try again later."
+            ), is_database_up=False,
+        )  # fmt: skip
     if found is Trouble.AWAY:
-        response = _error_page(
-            request, status=503, heading=gettext("Back in a moment"),
-            message=gettext(
-                "The schedule's database cannot be reached right now. Please try again "
-                "in half a minute."
-            ), is_database_up=False,
-        )  # fmt: skip
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
-    if found is Trouble.BUSY:
-        response = _error_page(
-            request, status=503, heading=gettext("Too busy to save this"),
-            message=gettext(
-                "Many people are saving at this moment and yours could not be saved in time; "
-                "nothing was changed. Please send it again."
-            ), is_database_up=False,
-        )  # fmt: skip
-        response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
-        return response
-    return _error_page(
-        request, status=500, heading=gettext("Something went wrong"),
-        message=gettext(
-            "This page could not be shown because of an error on our side; it has been "
-            "logged. Please try again later."
-        ), is_database_up=False,
-    )  # fmt: skip
+        heading, wait = gettext("Back in a moment"), RETRY_AFTER_SECONDS
+        message = gettext(
+            "The schedule's database cannot be reached right now. Please try again in half a "
+            "minute."
+        )
+    else:
+        heading, wait = gettext("Too busy to save this"), BUSY_RETRY_AFTER_SECONDS
+        message = gettext(
+            "Many people are saving at this moment and yours could not be saved in time; "
+            "nothing was changed. Please send it again."
+        )
+    response = _error_page(
+        request, status=503, heading=heading, message=message, is_database_up=False
+    )
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @require_safe
