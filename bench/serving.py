@@ -10,9 +10,11 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,6 +98,29 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def together(
+    count: int, work: Callable[[int], None], *, before: Callable[[int], object] | None = None
+) -> float:
+    """`work(i)` for each i below `count`, each in a thread of its own, all released at the
+    same moment (after `before(i)`, such as opening a connection); the seconds from the
+    release until the last one ended."""
+    start = threading.Barrier(count + 1)
+
+    def run(i: int) -> None:
+        if before is not None:
+            before(i)
+        start.wait()
+        work(i)
+
+    with ThreadPoolExecutor(count) as pool:
+        futures = [pool.submit(run, i) for i in range(count)]
+        start.wait()
+        began = time.perf_counter()
+        for future in futures:
+            future.result()
+    return time.perf_counter() - began
 
 
 def children(pid: int) -> list[int]:

@@ -14,12 +14,11 @@ import json
 import secrets
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from serving import in_site, percentile
+from serving import in_site, percentile, together
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT, KEY = "storm", "workshop"
@@ -135,9 +134,7 @@ def rush(
     returns what came back. `fresh`: each attendee on a connection of their own (as phones
     are), else each client's connection kept alive from one attendee's request to the next."""
     result = Rush(statuses=[0] * len(requests), latencies=[0.0] * len(requests))
-    start = threading.Barrier(clients + 1)
     local = threading.local()
-    began = 0.0
 
     def connect() -> http.client.HTTPConnection:
         if not hasattr(local, "connection"):
@@ -157,20 +154,10 @@ def rush(
         result.statuses[index] = status
         result.latencies[index] = time.perf_counter() - sent
 
-    def worker(indexes: list[int]) -> None:
-        connect()
-        start.wait()
-        for index in indexes:
-            one(index)
-
     shares = [list(range(n, len(requests), clients)) for n in range(clients)]
-    with ThreadPoolExecutor(clients) as pool:
-        futures = [pool.submit(worker, share) for share in shares]
-        start.wait()
-        began = time.perf_counter()
-        for future in futures:
-            future.result()
-    result.wall = time.perf_counter() - began
+    result.wall = together(
+        clients, lambda n: [one(index) for index in shares[n]], before=lambda n: connect()
+    )
     return result
 
 

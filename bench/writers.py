@@ -14,15 +14,13 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import storm
-from serving import free_port, fresh_site, in_site, percentile, served
+from serving import free_port, fresh_site, in_site, percentile, served, together
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT = storm.EVENT
@@ -97,22 +95,14 @@ def write_at_once(port: int, people: list[storm.Attendee], *, times: int = 1) ->
         kinds=[KINDS[n % len(KINDS)] for n in sent_by],
         statuses=[0] * len(sent_by), latencies=[0.0] * len(sent_by),
     )  # fmt: skip
-    start = threading.Barrier(len(sent_by) + 1)
 
     def one(index: int) -> None:
         n = sent_by[index]
-        start.wait()
         sent = time.perf_counter()
         result.statuses[index] = _post(port, people[n], result.kinds[index], n)
         result.latencies[index] = time.perf_counter() - sent
 
-    with ThreadPoolExecutor(len(sent_by)) as pool:
-        futures = [pool.submit(one, index) for index in range(len(sent_by))]
-        start.wait()
-        began = time.perf_counter()
-        for future in futures:
-            future.result()
-    result.wall = time.perf_counter() - began
+    result.wall = together(len(sent_by), one)
     return result
 
 
