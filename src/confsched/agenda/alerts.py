@@ -173,11 +173,6 @@ def subscription_for_token(event: Event, token: str) -> AlertSubscription | None
     )
 
 
-def agenda_links_for(user: User, event: Event) -> AgendaLinks:
-    """The attendee's links row (the agenda view makes it before its page is drawn)."""
-    return AgendaLinks.objects.get_or_create(user=user, event=event)[0]
-
-
 def links_for_alert_feed(event: Event, token: str) -> AgendaLinks | None:
     """The feed shares the agenda calendar's secret: making a new address resets both."""
     return AgendaLinks.objects.filter(event=event, feed_token=token).select_related("user").first()

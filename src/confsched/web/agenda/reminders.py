@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from confsched.agenda import reminders
-from confsched.agenda.models import ReminderMinutes
+from confsched.agenda.models import ReminderMinutes, ReminderSetting
 from confsched.core.numbers import parse_count
 from confsched.core.text import shortened
 from confsched.programme.models import Event
@@ -22,9 +22,13 @@ PANEL = "confsched/_reminders.html"
 _MAIL_CHOICES = {"on": True, "off": False}
 
 
-def panel_context(user: User, event: Event, *, is_saved: bool = False) -> dict[str, Any]:
-    """What the panel shows: the person's setting (the default when never chosen)."""
-    setting = reminders.reminder_setting(user, event)
+def panel_context(
+    user: User, event: Event, *, is_saved: bool = False, setting: ReminderSetting | None = None
+) -> dict[str, Any]:
+    """What the panel shows: the person's setting (`setting` when read already; the default
+    when never chosen)."""
+    if setting is None:
+        setting = reminders.reminder_setting(user, event)
     return {
         "event": event,
         "reminder": setting,

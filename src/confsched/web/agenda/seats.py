@@ -141,6 +141,17 @@ def seat_controls(request: HttpRequest, event: Event, session_pks: Iterable[int]
     }
 
 
+def seat_hole_values(request: HttpRequest, event: Event, holes: Iterable[str]) -> dict[str, bytes]:
+    """What a kept page's "seat:<pk>" holes hold for this request: each session's control in
+    this person's state (seats move with every reservation, not with the schedule), empty for
+    a session that no longer takes reservations. No query when the page has no such hole."""
+    names = [name for name in holes if name.startswith("seat:")]
+    if not names:
+        return {}
+    controls = seat_controls(request, event, [int(name.split(":", 1)[1]) for name in names])
+    return {name: controls.get(int(name.split(":", 1)[1]), "").encode() for name in names}
+
+
 def attach_seat_html(
     request: HttpRequest, event: Event, sessions: list[Session], *, markers: Markers | None
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from confsched.agenda import queries as agenda_queries
 from confsched.agenda import services as agenda_services
+from confsched.agenda.models import Reservation
 from confsched.agenda.planning import changes_since, gaps, now_and_next, overlapping
 from confsched.agenda.services import session_fingerprint
 from confsched.core import clock
@@ -29,7 +31,8 @@ from confsched.programme import queries
 from confsched.programme.layout import days_and_slots
 from confsched.programme.models import Event, Session
 from confsched.programme.queries import Outline
-from confsched.web.agenda import seats, stars
+from confsched.web.agenda import kept, seats, stars
+from confsched.web.agenda.reminders import panel_context
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_cards, attach_star_urls, kept_stars
 from confsched.web.site.local_paths import local_path
@@ -37,7 +40,8 @@ from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.shared_cache import same_site_only
-from confsched.web.site.zones import viewer_zone
+from confsched.web.site.stencils import Markers
+from confsched.web.site.zones import ViewerZone, viewer_zone
 
 
 def _session(event: Event, key: str) -> Session:
@@ -67,9 +71,10 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
 
 def _agenda_context(
     event: Event, ids: set[int], *, zone: zoneinfo.ZoneInfo, items: dict | None = None,
-    starred: set[int] | None = None,
+    starred: set[int] | None = None, now: datetime | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Days of starred sessions with their clashes, changes, the gaps, and now/next."""
+    """Days of starred sessions with their clashes, changes, the gaps, and now/next (at `now`,
+    else the clock's); "times": when the picks that run run, for the kept page's key."""
     sessions = agenda_queries.agenda_outline(event, ids)
     attach_star_urls(sessions, event=event)
     # The schedule's own kept cards and stars: each is rendered once per content, zone and
@@ -90,7 +95,7 @@ def _agenda_context(
         session.changed_since_starred = (
             changes_since(item.seen, session_fingerprint(session)) if item else []
         )
-    current, upcoming = now_and_next(running, now=clock.now())
+    current, upcoming = now_and_next(running, now=now or clock.now())
     free = gaps(running, zone=zone)
     days = days_and_slots(sessions, zone)
     for day in days:
@@ -106,6 +111,7 @@ def _agenda_context(
         "upcoming": upcoming,
         "gone": list(Session.objects.filter(pk__in=ids - shown).order_by("title")),
         "starred": ids if starred is None else starred,
+        "times": kept.times_of(running),
     }
 
 
@@ -119,11 +125,14 @@ def _clash_note(clashes: list[Outline]) -> str:
     return mark_safe(f'<p class="clash" role="note">{note}</p>')  # noqa: S308 - escaped above
 
 
-def _my_seats(request: HttpRequest, event: Event, sessions: list[Session]) -> dict[str, Any]:
-    """The person's reservations apart: seats held (with their codes) and places waited for;
-    each session's seat control to cancel or leave from here."""
-    held = seats.mine(request.user, sessions)
-    seats.attach_seat_html(request, event, sessions, markers=None)
+def _my_seats(
+    request: HttpRequest, event: Event, sessions: list[Session], *,
+    held: dict[int, tuple[Reservation, int]], markers: Markers | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The person's reservations apart (`held`: by session, with the waitlist place): seats
+    held (with their codes) and places waited for; each session's seat control to cancel or
+    leave from here (a hole of the kept page when `markers`)."""
+    seats.attach_seat_html(request, event, sessions, markers=markers)
     confirmed = [(s, held[s.pk][0]) for s in sessions if s.pk in held and not held[s.pk][1]]
     for _, row in confirmed:
         row.qr_svg = code_qr_svg(row.code)
@@ -134,39 +143,70 @@ def _my_seats(request: HttpRequest, event: Event, sessions: list[Session]) -> di
 @require_safe
 def agenda(request: HttpRequest, event: str) -> HttpResponse:
     event_row = event_or_404(event)
-    starred = stars.starred_ids(request, event_row)
-    ids = set(starred)
-    items = {}
-    if request.user.is_authenticated:
-        items = agenda_queries.agenda_items(request.user, event_row)
-        ids |= agenda_queries.reserved_ids(request.user, event_row)
     viewer = viewer_zone(request, event_row)
-    context = _agenda_context(event_row, ids, zone=viewer.zone, items=items, starred=starred)
-    if request.user.is_authenticated:
-        sessions = [s for day in context["days"] for slot in day.slots for s in slot.sessions]
-        context.update(_my_seats(request, event_row, sessions))
-        links = agenda_services.agenda_links(request.user, event_row)
-        feed_path = reverse(
-            "web:agenda_feed", kwargs={"event": event_row.slug, "token": links.feed_token}
-        )
-        feed_url = request.build_absolute_uri(feed_path)
-        context.update(
-            feed_url=feed_url,
-            webcal_url="webcal://" + feed_url.split("://", 1)[1],
-            share_url=request.build_absolute_uri(
-                reverse(
-                    "web:agenda_shared",
-                    kwargs={"event": event_row.slug, "token": links.share_token},
-                )
-            )
-            if links.share_token
-            else "",
-        )
-    response = event_page(
-        request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda", **context
-    )
+    if not request.user.is_authenticated:
+        # A visitor's stars, kept in this browser: the page with nothing else of theirs.
+        starred = stars.starred_ids(request, event_row)
+        context = _agenda_context(event_row, set(starred), zone=viewer.zone, starred=starred)
+        page = event_page(
+            request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda",
+            **context,
+        )  # fmt: skip
+        return keep_private(page)
+    person = kept.read_person(request.user, event_row)
+    if person.links is None:  # the first visit makes the feed's secret address
+        agenda_services.agenda_links(request.user, event_row)
+        person = kept.read_person(request.user, event_row)
+
+    def render(markers: Markers | None, now: datetime) -> tuple[HttpResponse, kept.Times]:
+        return _person_agenda(request, event_row, viewer, person, markers=markers, now=now)
+
     # The page shows the feed and share secrets and the alert settings: no cache keeps it.
-    return keep_private(response)
+    return keep_private(kept.agenda_response(request, event_row, viewer, person, render=render))
+
+
+def _person_agenda(
+    request: HttpRequest, event: Event, viewer: ViewerZone, person: kept.Person, *,
+    markers: Markers | None, now: datetime,
+) -> tuple[HttpResponse, kept.Times]:  # fmt: skip
+    """The signed-in person's agenda from the rows `person` holds, with `markers` where each
+    request differs (the CSRF token, the seats' controls)."""
+    user = request.user
+    context = _agenda_context(
+        event, person.picks, zone=viewer.zone, items=person.items, starred=person.starred,
+        now=now,
+    )  # fmt: skip
+    sessions = [s for day in context["days"] for slot in day.slots for s in slot.sessions]
+    context.update(_my_seats(request, event, sessions, held=person.held, markers=markers))
+    links = person.links or agenda_services.agenda_links(user, event)  # made meanwhile
+    feed_url = request.build_absolute_uri(
+        reverse("web:agenda_feed", kwargs={"event": event.slug, "token": links.feed_token})
+    )
+    share_path = (
+        reverse("web:agenda_shared", kwargs={"event": event.slug, "token": links.share_token})
+        if links.share_token
+        else ""
+    )
+    context.update(
+        feed_url=feed_url,
+        webcal_url="webcal://" + feed_url.split("://", 1)[1],
+        share_url=request.build_absolute_uri(share_path) if share_path else "",
+        alert={
+            "is_on": bool(person.alerts and person.alerts.is_on),
+            "has_email": bool(user.email),
+            "feed_url": request.build_absolute_uri(
+                reverse("web:alerts_feed", kwargs={"event": event.slug, "token": links.feed_token})
+            ),
+        },
+    )
+    if markers:
+        context["csrf_token"] = markers.mark("csrf")
+    reminders = panel_context(user, event, setting=person.reminder)
+    context.update((name, value) for name, value in reminders.items() if name != "event")
+    page = event_page(
+        request, "confsched/agenda.html", event=event, viewer=viewer, nav="agenda", **context
+    )
+    return page, context["times"]
 
 
 @require_safe

@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
-from django.template.loader import get_template, render_to_string
+from django.template.loader import get_template
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -19,9 +19,9 @@ from django.utils.safestring import mark_safe
 from confsched.programme.filtering import FACETS
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
-from confsched.web.agenda.seats import seat_controls
+from confsched.web.agenda.seats import seat_hole_values
 from confsched.web.site.compression import accepts_gzip
-from confsched.web.site.fragments import kept_stars
+from confsched.web.site.fragments import account_html, kept_stars
 from confsched.web.site.languages import page_language
 from confsched.web.site.shared_cache import cache_publicly, is_public_view
 from confsched.web.site.stencils import Markers, Part, Stencil, kept
@@ -102,21 +102,12 @@ def personal_page(
     token = "" if public else get_token(request)
     # Seats move with every reservation, not with the schedule: filled per request, and only
     # on pages that show sessions taking reservations.
-    seat_holes = [name for name in stencil.holes if name.startswith("seat:")]
-    seat_values = {
-        f"seat:{pk}": html.encode()
-        for pk, html in (
-            seat_controls(request, event, [int(name.split(":", 1)[1]) for name in seat_holes])
-            if seat_holes
-            else {}
-        ).items()
-    }
-    seat_values = {name: seat_values.get(name, b"") for name in seat_holes}
-    seat_digest = hashlib.sha256(b"".join(seat_values.values())).hexdigest() if seat_holes else ""
+    seat_values = seat_hole_values(request, event, stencil.holes)
+    seat_digest = hashlib.sha256(b"".join(seat_values.values())).hexdigest() if seat_values else ""
     # The same page for this person until the schedule, their stars, their seats or their CSRF
     # secret change: a phone re-checking it gets a bare 304. Weak: each body masks the token
     # anew.
-    account = _account_html(request, token).encode()
+    account = account_html(request, token).encode()
     if public:
         # The same for every process and every anonymous request for these bytes: the kept
         # page's key, the address as asked (the page's links repeat it) and the filled holes.
@@ -192,9 +183,3 @@ def marked(markers: Markers | None) -> dict[str, Any]:
 def is_results_fragment(request: HttpRequest) -> bool:
     """htmx asks for the results only, when a filter changes."""
     return bool(request.htmx and request.htmx.target == "results")
-
-
-def _account_html(request: HttpRequest, token: str) -> str:
-    return render_to_string(
-        "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
-    )

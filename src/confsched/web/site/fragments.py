@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from urllib.parse import quote
 
+from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -39,6 +40,14 @@ def session_urls(
     segment as it is, as build_absolute_uri does."""
     pattern = around(reverse(name, kwargs={"event": event.slug, "key": _KEY_MARK}))
     return lambda key: pattern.replace(_KEY_MARK, quote(key, safe=RFC3986_SUBDELIMS + "/~:@"))
+
+
+def account_html(request: HttpRequest, token: str) -> str:
+    """The account corner (a kept page's "account" hole): who is signed in, their roles'
+    links, log-out; or the log-in and sign-up links."""
+    return render_to_string(
+        "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
+    )
 
 
 def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:

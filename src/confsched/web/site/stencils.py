@@ -334,6 +334,10 @@ page_frames = _LocalCache(64 * 1024 * 1024)
 # the others (the grid, other zones and languages) find it. Four (about 5.5 MB each at 5,000
 # sessions): the versions being asked for of the events being changed.
 page_outlines = _LocalCache(4, sizeof=lambda outline: 1)
+# Signed-in people's agendas (web/agenda/kept.py), about 60 KB each, and when each page's picks
+# run (what now/next is told from): kept in each process only, as nobody else asks for them.
+agenda_pages = _LocalCache(32 * 1024 * 1024)
+agenda_times = _LocalCache(4 * 1024 * 1024, sizeof=lambda times: 64 + 48 * len(times.sessions))
 _building: dict[str, threading.Lock] = {}
 _building_guard = threading.Lock()
 SizedT = TypeVar("SizedT", bound=_Sized)
@@ -467,3 +471,5 @@ def forget_local_stencils() -> None:
     export_pieces.clear()
     page_frames.clear()
     page_outlines.clear()
+    agenda_pages.clear()
+    agenda_times.clear()
