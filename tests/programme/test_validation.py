@@ -61,8 +61,9 @@ def test_values_longer_than_their_column_are_shortened_with_a_warning() -> None:
         "a room name was longer than the database keeps and was shortened (e.g. “"
         + "R" * 40
         + "…”)",
-        "a title was longer than the database keeps and was shortened (e.g. “" + "T" * 40 + "…”)",
         "a type was longer than the database keeps and was shortened (e.g. “" + "K" * 40 + "…”)",
+        "1 title was longer than the database keeps (500 characters) and was shortened to it, "
+        f"ending in “…”: session {session.key!r}, 600 characters, “" + "T" * 40 + "…”",
     ]
 
 
