@@ -14,12 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import xmlschema
 from defusedxml.ElementTree import fromstring
 
 from confsched.interchange.formats import WRITERS, parse_files
 from confsched.interchange.identity import export_ids, export_slug
 from confsched.interchange.programme import Programme
 from tests.conftest import SHARED_DIR
+from tests.interchange.schemas import schema_errors as errors_of
+from tests.interchange.schemas import schema_validator
 
 SAMPLES = SHARED_DIR / "formats" / "samples"
 ZONES = {
@@ -47,12 +50,18 @@ def _samples() -> list[Path]:
     return sorted(SAMPLES.glob("*/*")) if SAMPLES.is_dir() else []
 
 
-def identities(programme: Programme, *, slug: str) -> dict[str, tuple[int, str]]:
+def identities(
+    programme: Programme, *, slug: str, validate: bool = False
+) -> dict[str, tuple[int, str]]:
     """guid -> (id, slug) the same in schedule.xml, schedule.json and schedule2, or a failure
-    naming the first session whose exports disagree."""
+    naming the first session whose exports disagree; `validate`: each export is also checked
+    as c3voc's validator checks it (the XSD, schema.json, schema2.json)."""
 
     def render(extension: str) -> bytes:
-        return WRITERS[extension].render(programme, slug=slug, base_url="https://testserver/")
+        data = WRITERS[extension].render(programme, slug=slug, base_url="https://testserver/")
+        if validate:
+            _validate(extension, data)
+        return data
 
     xml = {
         event.get("guid"): (int(event.get("id", "0")), event.findtext("slug"))
@@ -74,12 +83,27 @@ def identities(programme: Programme, *, slug: str) -> dict[str, tuple[int, str]]
     return v1
 
 
+def _validate(extension: str, data: bytes) -> None:
+    if extension == "xml":
+        xmlschema.XMLSchema(str(SHARED_DIR / "formats" / "schedule.xml.xsd")).validate(
+            data.decode()
+        )  # its xs:unique on event slugs among the rest
+        return
+    name, fractions = {"json": ("schema.json", True), "schedule2": ("schema2.json", False)}[
+        extension
+    ]
+    errors = errors_of(schema_validator(SHARED_DIR, name, fractions=fractions), data)
+    # Only what names a session: FOSDEM 2007's relative link addresses ("../../slides/…"),
+    # which schema.json refuses as no 'uri', are another matter.
+    assert [e for e in errors if re.search(r"'(id|guid|slug)'\]", e)] == []
+
+
 @pytest.mark.parametrize("sample", _samples(), ids=lambda path: path.name)
 def test_every_export_gives_a_session_one_id_and_one_slug(sample: Path) -> None:
     programme = parse_files(
         [(sample.name, sample.read_bytes())], default_timezone=ZONES.get(sample.name, "")
     )
-    written = identities(programme, slug="sample")
+    written = identities(programme, slug="sample", validate=True)
     assert len(written) == WRITTEN[sample.name]
     ids = [number for number, _ in written.values()]
     slugs = [slug for _, slug in written.values()]
