@@ -1,4 +1,4 @@
-"""frab's schedule.json of around 2013 (issue 29, item 15), read as frab wrote it.
+"""frab's schedule.json and schedule.xml of around 2013 (issue 29, item 15), as frab wrote them.
 
 frab's index.json.erb of that time wrote each day as {"index": "0", "date", "rooms"} with no
 `day_start`, each event with a `start` clock and no `date`, its room's list ordered by start
@@ -107,3 +107,39 @@ def test_a_day_with_day_start_keeps_its_own_rule() -> None:
 def test_the_2013_file_is_detected_and_imported_whole() -> None:
     programme = parse_files([("schedule.json", frab_2013())], default_timezone="Europe/Berlin")
     assert (len(programme.sessions), len(programme.speakers)) == (6, 3)
+
+
+FRAB_XML_2013 = b"""<?xml version="1.0" encoding="utf-8"?>
+<schedule>
+  <conference><title>SIGINT 2013</title><start>2013-07-05</start><end>2013-07-05</end>
+    <days>1</days><timeslot_duration>00:15</timeslot_duration></conference>
+  <day date="2013-07-05" index="1">
+    <room name="Saal 1">
+      <event id="2"><start>23:00</start><duration>01:00</duration><room>Saal 1</room>
+        <title>Later talk</title><persons><person id="12">Ada Lovelace</person></persons></event>
+      <event id="3"><start>00:00</start><duration>01:00</duration><room>Saal 1</room>
+        <title>Midnight talk</title></event>
+      <event id="4"><start>01:30</start><duration>00:30</duration><room>Saal 1</room>
+        <title>Night owls</title></event>
+    </room>
+    <room name="Saal 2">
+      <event id="5"><start>10:00</start><duration>01:00</duration><room>Saal 2</room>
+        <title>Morning</title></event>
+    </room>
+  </day>
+</schedule>
+"""
+
+
+def test_a_schedule_xml_day_without_start_crosses_midnight_where_its_room_goes_back() -> None:
+    """The same shape in schedule.xml: a <day> with only its date, no <day_change>."""
+    from confsched.interchange.frab.read import parse as parse_xml
+
+    programme = parse_xml(FRAB_XML_2013, source="schedule.xml", default_timezone="Europe/Berlin")
+    assert {s.title: s.starts_at for s in programme.sessions} == {
+        "Later talk": datetime(2013, 7, 5, 23, 0, tzinfo=BERLIN),
+        "Midnight talk": datetime(2013, 7, 6, 0, 0, tzinfo=BERLIN),
+        "Night owls": datetime(2013, 7, 6, 1, 30, tzinfo=BERLIN),
+        "Morning": datetime(2013, 7, 5, 10, 0, tzinfo=BERLIN),  # another room: its own list
+    }
+    assert "2 events start after midnight and were moved to the next day" in programme.notes
