@@ -1184,7 +1184,13 @@ def test_writer_without_zone_or_base_url_writes_utc_and_no_urls() -> None:
     assert root.find("conference/acronym") is None  # "ab" is shorter than the XSD allows
     assert root.find(".//event/url") is None
     assert root.find(".//event/feedback_url") is None
-    assert root.find(".//event/slug") is None
+    # "ab" is short for the XSD's slug too: "_" pads it, and the slug is still the JSON's.
+    assert [(e.get("id"), e.findtext("slug")) for e in root.iter("event")] == [
+        ("35482113", "ab__-35482113-keynote"),
+        ("686344275", "ab__-686344275-after-midnight"),
+        ("71827665", "ab__-71827665-late-night"),
+        ("915418115", "ab__-915418115-marathon"),
+    ]
     # In UTC, 00:30 in Paris on the 3rd is 22:30 on the 2nd: one day only.
     assert [(d.get("start"), d.get("end")) for d in root.iter("day")] == [
         ("2026-06-02T00:00:00+00:00", "2026-06-03T00:00:00+00:00")

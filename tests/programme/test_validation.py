@@ -53,16 +53,17 @@ def test_nul_bytes_controls_and_lone_surrogates_are_replaced_with_a_warning() ->
 
 
 def test_values_longer_than_their_column_are_shortened_with_a_warning() -> None:
-    checked = validate_programme(_programme(room="R" * 201, title="T" * 600, kind="K" * 101))
+    checked = validate_programme(_programme(room="R" * 201, title="T" * 2100, kind="K" * 101))
     session = checked.sessions[0]
     assert (len(session.room), session.room[-2:]) == (200, "R…")
-    assert (len(session.title), len(session.kind)) == (500, 100)
+    assert (len(session.title), len(session.kind)) == (2000, 100)
     assert checked.warnings == [
         "a room name was longer than the database keeps and was shortened (e.g. “"
         + "R" * 40
         + "…”)",
-        "a title was longer than the database keeps and was shortened (e.g. “" + "T" * 40 + "…”)",
         "a type was longer than the database keeps and was shortened (e.g. “" + "K" * 40 + "…”)",
+        "1 title was longer than the database keeps (2000 characters) and was shortened to it, "
+        f"ending in “…”: session {session.key!r}, 2100 characters, “" + "T" * 40 + "…”",
     ]
 
 

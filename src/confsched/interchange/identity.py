@@ -13,12 +13,28 @@
   a careless exporter) are told apart by their content, not by their position
   (`unique_keys`): the first in order of start, room and title keeps the key, the others get
   "-2", "-3" … in that order, so reordering the file moves no star to another talk.
+
+How writers name sessions: one id, one guid and one slug per session, the same in every export
+(frab schedule.xml, c3voc schedule.json and schedule2), because phone apps key on them:
+EventFahrplan stores favourites and alarms under the event's integer `id`, c3voc's recording
+tools name files after its `slug`, and schedule2 has only the guid and the slug.
+
+* `export_ids`: the key itself when it is a positive integer below 2**31 (the number the
+  source gave, which apps that read the source before already hold), else the first 31 bits of
+  the key's SHA-256; numbered keys claim their own numbers first, then the others in key order
+  take theirs, rehashing ("<key>#1", …) one already taken. Allocated over every session of the
+  programme, written or not, so a session's id does not move when another is cancelled.
+* `export_guid`: the key when it is a UUID, else uuid5(NAMESPACE_URL, "confsched:<slug>:<key>").
+* `export_slug`: frab's "<event>-<id>-<title>", at most 100 characters, made to match both the
+  XSD's `voc-slug-new` and schema.json's slug pattern.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, tzinfo
 
@@ -138,3 +154,58 @@ class PersonKeys:
         if len(shared) == 1:
             return f"{example}; keyed apart"
         return f"{len(shared)} person ids name several people; keyed apart (e.g. {example})"
+
+
+_ID_LIMIT = 2**31  # apps store ids in 32-bit ints
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_SLUG_HEAD = re.compile(r"[a-z0-9_]{4,}")  # the XSD's voc-slug-new before its first "-"
+SLUG_LENGTH = 100
+
+
+def is_numbered(key: str) -> bool:
+    """Whether `key` is a number the exports can carry as it is (see `export_ids`)."""
+    return key.isascii() and key.isdigit() and 0 < int(key) < _ID_LIMIT
+
+
+def export_number(key: str) -> int:
+    """The integer a key asks for: itself when numbered, else 31 bits of its SHA-256 (≥ 1)."""
+    if is_numbered(key):
+        return int(key)
+    return max(1, int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") >> 1)
+
+
+def export_ids(keys: Iterable[str]) -> dict[str, int]:
+    """A distinct integer id for each key (see the module's docstring)."""
+    unique = set(keys)
+    ids: dict[str, int] = {key: int(key) for key in unique if is_numbered(key)}
+    taken = set(ids.values())
+    for key in sorted(unique - ids.keys()):
+        number, attempt = export_number(key), 0
+        while number in taken:
+            attempt += 1
+            number = export_number(f"{key}#{attempt}")
+        taken.add(number)
+        ids[key] = number
+    return ids
+
+
+def export_guid(slug: str, key: str) -> str:
+    """A session's guid in every export: its key when a UUID, else a uuid5 of slug and key."""
+    if _UUID.fullmatch(key):
+        return key
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:{key}"))
+
+
+def export_slug(slug: str, *, number: int, title: str) -> str:
+    """A session's slug in every export: "<event>-<id>-<title>" (see the module's docstring).
+
+    The event part is its slug, with "_" for "-" when its first word is shorter than the XSD
+    allows (then padded with "_" to 4); a title without Latin letters or digits adds nothing."""
+    head = re.sub(r"[^a-z0-9-]+", "", slugify(slug, max_length=40)).strip("-") or "event"
+    if not _SLUG_HEAD.match(head.split("-", 1)[0]):
+        head = head.replace("-", "_").ljust(4, "_")
+    tail = slugify(f"{number} {visible(title)}", max_length=SLUG_LENGTH - len(head) - 1)
+    tail = re.sub(r"[^a-z0-9-]+", "-", tail).strip("-")  # the title's own letters ("张伟")
+    if len(tail) < 4:  # the XSD wants 4 characters after the first "-"
+        tail = f"{tail}-talk"
+    return f"{head}-{tail}"

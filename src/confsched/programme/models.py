@@ -389,7 +389,9 @@ class Session(models.Model):
         help_text=_('e.g. "Lightning Talk"'),
         verbose_name=_("kind"),
     )
-    title = models.CharField(max_length=500, verbose_name=_("title"))
+    # Titles come whole from imports: real feeds hold summaries past 500 characters (an
+    # iCalendar SUMMARY of 505); beyond this the import report names the session it cut.
+    title = models.CharField(max_length=2000, verbose_name=_("title"))
     abstract = models.TextField(blank=True, verbose_name=_("abstract"))
     starts_at = models.DateTimeField(null=True, blank=True, verbose_name=_("starts at"))
     ends_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ends at"))

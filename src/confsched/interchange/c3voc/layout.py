@@ -5,13 +5,13 @@ and not flagged for review (v1 also leaves out the cancelled ones), sorted by st
 the rooms of `Programme.rooms` first, then the other rooms of those sessions by name; the
 sessions by local day of their start in the programme's zone (UTC without one); the days from
 the programme's first date (or session) to its last. And the same conventions of their JSON:
-the event's page as `base_url`, uuid5 guids and 31-bit ids made from keys, the acronym, an
-event's slug and url, a room entry, and the bytes of the document.
+the event's page as `base_url`, the sessions' ids, guids and slugs (`interchange.identity`, the
+same as in schedule.xml), the acronym, an event's url, a room entry, and the bytes of the
+document.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import uuid
 from dataclasses import dataclass
@@ -20,8 +20,8 @@ from urllib.parse import quote, urljoin
 
 import orjson
 
-from confsched.core.text import slugify
 from confsched.interchange.c3voc.values import _zone_or_none
+from confsched.interchange.identity import export_ids, export_slug
 from confsched.interchange.programme import Programme, Session, Speaker
 
 # The schema's own patterns, applied as JSON Schema does (re.search, not anchored).
@@ -41,6 +41,7 @@ class Layout:
     first: date
     last: date
     speakers: dict[str, Speaker]
+    ids: dict[str, int]  # each session's integer id, by key (`identity.export_ids`)
 
 
 def layout(programme: Programme, *, slug: str, base_url: str, cancelled: bool) -> Layout:
@@ -65,7 +66,8 @@ def layout(programme: Programme, *, slug: str, base_url: str, cancelled: bool) -
         by_day.setdefault(session.starts_at.astimezone(zone).date(), []).append(session)
     first, last = _date_range(programme, by_day)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
-    return Layout(zone, base_url, shown, rooms, by_day, first, last, speakers)
+    ids = export_ids(session.key for session in programme.sessions)
+    return Layout(zone, base_url, shown, rooms, by_day, first, last, speakers, ids)
 
 
 def _room_json(name: str, *, slug: str, capacity: int | None) -> dict[str, object]:
@@ -82,11 +84,14 @@ def _dump(document: object) -> bytes:
     return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def _slug_and_url(session: Session, *, slug: str, guid: str, base_url: str) -> dict[str, str]:
-    """An event's "slug" and "url", the same in schedule.json and schedule2: the session's page
-    under `base_url`, or its guid as a URN when there is no site to point to."""
+def _slug_and_url(
+    session: Session, *, slug: str, guid: str, number: int, base_url: str
+) -> dict[str, str]:
+    """An event's "slug" and "url", the same in schedule.json and schedule2 (and the slug as in
+    schedule.xml): the session's page under `base_url`, or its guid as a URN when there is no
+    site to point to. `number` is the session's id."""
     return {
-        "slug": slugify(f"{slug} {_integer_id(session.key)} {session.title}", max_length=100),
+        "slug": export_slug(slug, number=number, title=session.title),
         "url": (
             urljoin(base_url, f"sessions/{quote(session.key, safe='')}/")
             if base_url
@@ -126,12 +131,6 @@ def _is_uuid(value: str) -> bool:
 
 def _uuid_for(slug: str, key: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"confsched:{slug}:{key}"))
-
-
-def _integer_id(key: str) -> int:
-    """First 31 bits of the key's SHA-256: stable, positive and within a signed 32-bit int."""
-    digest = hashlib.sha256(key.encode()).digest()
-    return max(1, int.from_bytes(digest[:4], "big") >> 1)
 
 
 def _writer_zone(name: str) -> tzinfo:

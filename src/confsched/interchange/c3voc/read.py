@@ -9,18 +9,21 @@ Reading is lenient, as real exports break the schema in many ways; what it handl
 
 * A UTF-8 byte-order mark; `logo: null`; missing guids (the key falls back to the event's id,
   then its slug, then "c3voc-" and 12 hex digits of the SHA-256 of its date, room and title);
-  events without room (the room they are listed under) or without persons; persons with
-  `public_name` (frab) or `name` (pretalx), keyed by guid, else code, else id, else the slug
-  of their name. One id under several names is several people (merged schedules reuse ids):
-  see `identity.PersonKeys`; a warning counts such ids.
+  events without room (the room they are listed under) or without persons; persons named by
+  any field frab or pretalx has used (`values.person_name`), keyed by guid, else code, else
+  id, else the slug of their name. One id under several names is several people (merged
+  schedules reuse ids): see `identity.PersonKeys`; a warning counts such ids.
 * Times: an event's `date` carries an explicit offset and is trusted over `start` and over
   `time_zone_name`; pretalx's DemoCon declares "UTC" and writes +01:00, and the offsets win
   (with a warning). Without `date`, the day's date and `start` are read in the declared zone
-  (a start before `day_start` is after midnight: the next day). Naive times use the declared
-  zone, else `default_timezone`, else the file is refused; a local time the clocks skip moves
-  forward by the gap, with a warning. `end` wins over `duration`, which may be H:MM, HH:MM or
-  HH:MM:SS and is added in absolute time (two hours from 01:30 on the night clocks change end
-  at 04:30 in spring); without both the session has no end.
+  (a start before `day_start` is after midnight: the next day; in a day without `day_start`,
+  frab's of around 2013, a room's list that goes back in time has crossed midnight, with a
+  note counting them; a day without `date` takes its `day_start`'s, else conference.start's
+  plus its position). Naive times use the declared zone, else `default_timezone`, else the
+  file is refused; a local time the clocks skip moves forward by the gap, with a warning.
+  `end` wins over `duration`, which may be H:MM, HH:MM or HH:MM:SS and is added in absolute
+  time (two hours from 01:30 on the night clocks change end at 04:30 in spring); without both
+  the session has no end.
 * A guid that is not a string (a number, an object) is not used, with a warning naming its
   path; invisible characters (byte-order marks, zero-width spaces) are dropped from guids and
   ids.
@@ -65,12 +68,14 @@ from confsched.interchange.c3voc.values import (
     _abstract,
     _array,
     _is_url,
+    _parse_clock,
     _parse_datetime,
     _shorten,
     _zone_or_none,
     clean_text,
     describe_value,
     identity_field,
+    person_name,
     plain_text,
     read_links,
     room_capacities,
@@ -172,7 +177,10 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         raise reader.refuse(
             f"schedule.conference.days is {describe_value(days)}; expected an array of days"
         )
+    start = _parse_datetime(conference.get("start"))
+    reader.first_date = start.replace(hour=0, minute=0, second=0, tzinfo=None) if start else None
     for index, day in enumerate(days):
+        reader.day_positions[f"schedule.conference.days[{index}]"] = index
         _read_day(reader, day, f"schedule.conference.days[{index}]")
     if not reader.sessions:
         raise reader.refuse(_no_events(schedule, days))
@@ -197,6 +205,14 @@ def parse(data: bytes, *, source: str, default_timezone: str = "") -> Programme:
         )
     for what, count in sorted(reader.fallback_keys.items()):
         programme.notes.append(f"{count} events have no guid; keyed by their {what}")
+    if count := reader.after_midnight:
+        programme.notes.append(
+            f"{count} events of days without day_start come after an event later in the day "
+            "in their room's list: read as after midnight, on the next date"
+            if count > 1
+            else "1 event of a day without day_start comes after an event later in the day in "
+            "its room's list: read as after midnight, on the next date"
+        )
     return programme
 
 
@@ -259,23 +275,36 @@ def _read_day(reader: _Reader, day: object, path: str) -> None:
             raise reader.refuse(
                 f"{room_path} is {describe_value(events)}; expected an array of events"
             )
+        # frab lists a room's events by start: without day_start, a clock that goes back
+        # (00:00 after 23:00) has crossed midnight, and so has every event after it.
+        watch = _parse_datetime(day.get("day_start")) is None
+        previous, crossed = None, False
         for index, event in enumerate(events):
             event_path = f"{room_path}[{index}]"
+            if watch and isinstance(event, dict) and event.get("date") in (None, ""):
+                clock = _parse_clock(event.get("start"))
+                if clock is not None:
+                    crossed = crossed or (previous is not None and clock < previous)
+                    previous = clock
             _read_event(
-                reader, event, day=day, day_path=path, room=room_name.strip(), path=event_path
-            )
+                reader, event, day=day, day_path=path, room=room_name.strip(), path=event_path,
+                after_midnight=crossed and isinstance(event, dict) and not event.get("date"),
+            )  # fmt: skip
 
 
 def _read_event(
-    reader: _Reader, event: object, *, day: dict, day_path: str, room: str, path: str
-) -> None:
+    reader: _Reader, event: object, *, day: dict, day_path: str, room: str, path: str,
+    after_midnight: bool = False,
+) -> None:  # fmt: skip
     if not isinstance(event, dict):
         raise reader.refuse(f"{path} is {describe_value(event)}; expected an event object")
     title = event.get("title")
     if not isinstance(title, str) or not title.strip():
         shown = "missing" if "title" not in event else describe_value(title)
         raise reader.refuse(f"{path}.title is {shown}; expected the event's title")
-    starts_at = _event_start(reader, event, day=day, day_path=day_path, path=path)
+    starts_at = _event_start(
+        reader, event, day=day, day_path=day_path, path=path, after_midnight=after_midnight
+    )
     ends_at = _event_end(reader, event, starts_at, path=path)
     room = text_field(reader, event, "room", path).strip() or room
     key = _event_key(reader, event, starts_at=starts_at, room=room, title=title, path=path)
@@ -330,7 +359,7 @@ def _read_person(reader: _Reader, person: object, path: str) -> Speaker | None:
         person = {"name": person}
     if not isinstance(person, dict):
         raise reader.refuse(f"{path} is {describe_value(person)}; expected a person object")
-    name = plain_text(person.get("public_name")) or plain_text(person.get("name"))
+    name = person_name(person)
     if not name:
         reader.warnings.append(f"{path}: a person without a name; left out")
         return None

@@ -32,6 +32,15 @@ class _Reader:
     zone_disagreements: dict[str, int] = field(default_factory=dict)
     fallback_keys: dict[str, int] = field(default_factory=dict)
     urlless: list[str] = field(default_factory=list)  # paths of links without a url
+    first_date: datetime | None = None  # conference.start, for days without a date
+    day_positions: dict[str, int] = field(default_factory=dict)  # day path -> its position
+    after_midnight: int = 0  # events read on the next date as their room's list went back
+
+    def nth_date(self, day_path: str) -> datetime | None:
+        """The date of the day at `day_path` counted from conference.start, or None."""
+        if self.first_date is None or day_path not in self.day_positions:
+            return None
+        return _plus(self.first_date, timedelta(days=self.day_positions[day_path]))
 
     def refuse(self, message: str) -> ParseError:
         return ParseError(message, source=self.source)
@@ -53,7 +62,18 @@ class _Reader:
         return zone_out_of_reach(value, (UTC, self.declared_zone or self.default_zone))
 
 
-def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path: str) -> datetime:
+def _event_start(
+    reader: _Reader, event: dict, *, day: dict, day_path: str, path: str,
+    after_midnight: bool = False,
+) -> datetime:  # fmt: skip
+    """The event's start: its `date`, else its day's date and its `start` clock.
+
+    A clock before the day's `day_start` is after midnight (the next date). A day without
+    `day_start` (frab's schedule.json of around 2013) says so by its room's list going back in
+    time, which `_read_day` tells as `after_midnight`. A day without `date` takes the date of
+    its `day_start`, else `reader.first_date` plus its position (`day["index"]` is 0-based in
+    those files, 1-based later, so it is not used).
+    """
     clock = None
     raw_start = event.get("start")
     if raw_start not in (None, ""):
@@ -93,6 +113,8 @@ def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path
         )
     raw_day = day.get("date")
     day_date = _parse_datetime(raw_day)
+    if raw_day in (None, "") and day_date is None:
+        day_date = _parse_datetime(day.get("day_start")) or reader.nth_date(day_path)
     if day_date is None:
         raise reader.refuse(
             f"{day_path}.date is {shown_value(raw_day)}; expected the day's date as YYYY-MM-DD, "
@@ -111,6 +133,15 @@ def _event_start(reader: _Reader, event: dict, *, day: dict, day_path: str, path
                     f"{day_date.date()}: outside the years 1 to 9999"
                 )
             value = _localize(reader, next_day, f"{path}.start", raw_start)
+    elif after_midnight:
+        next_day = _plus(value.replace(tzinfo=None), timedelta(days=1))
+        if next_day is None:
+            raise reader.refuse(
+                f"{path}.start is {shown_value(raw_start)}, after midnight of "
+                f"{day_date.date()}: outside the years 1 to 9999"
+            )
+        value = _localize(reader, next_day, f"{path}.start", raw_start)
+        reader.after_midnight += 1
     return value
 
 

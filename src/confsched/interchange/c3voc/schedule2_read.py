@@ -40,7 +40,8 @@ Reading is lenient, as for v1; what it does:
   awaiting review; REJECTED and DELETED ones are left out (with a note), as they are not part
   of the programme; CONFIRMED, ACCEPTED, DELAYED and no state as scheduled. A state the schema
   does not name is read as scheduled, with a warning.
-* People: `participants` (or v1's `persons`) with `name` (or `public_name`), keyed by guid,
+* People: `participants` (or v1's `persons`) with `name` (or `public_name`, `full_public_name`,
+  `full_name`), keyed by guid,
   else code, else id, else the slug of the name; one id under several names is several people
   (`identity.PersonKeys`). Roles, logos, urls and colours have no place in a Programme.
 * Links: `links`, then `attachments`, as in v1 (`c3voc_json.read_links`): references {url,
@@ -64,9 +65,11 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.c3voc.read import looks_like_schedule2
 from confsched.interchange.c3voc.schedule2_read_times import _end, _parse_datetime, _Reader, _start
 from confsched.interchange.c3voc.values import (
+    PERSON_NAME_FIELDS,
     clean_text,
     describe_value,
     identity_field,
+    person_name,
     plain_text,
     read_links,
     room_capacities,
@@ -84,6 +87,8 @@ from confsched.interchange.programme import (
 )
 
 FORMAT_NAME = "c3voc-schedule2"
+# schedule2 names people by `name` first; then every field frab has used (`person_name`).
+SCHEDULE2_NAME_FIELDS = ("name", *(f for f in PERSON_NAME_FIELDS if f != "name"))
 DESCRIPTION = "c3voc schedule2 JSON (one flat events list; the newest c3voc tools)"
 
 _CANCELLED = frozenset({"CANCELED", "WITHDRAWN"})
@@ -354,9 +359,7 @@ def _people(reader: _Reader, event: dict, path: str) -> tuple[SessionSpeaker, ..
             person = {"name": person}
         if not isinstance(person, dict):
             raise reader.refuse(f"{person_path} is {describe_value(person)}; expected a person")
-        name = " ".join(
-            (plain_text(person.get("name")) or plain_text(person.get("public_name"))).split()
-        )
+        name = person_name(person, fields=SCHEDULE2_NAME_FIELDS)
         if not name:
             reader.programme.warnings.append(f"{person_path}: a person without a name; left out")
             continue

@@ -43,6 +43,7 @@ from confsched.interchange.c3voc.layout import (
     layout,
 )
 from confsched.interchange.c3voc.write import _dump_at, with_version
+from confsched.interchange.identity import export_guid
 from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.pieces import Context, Keeper, Slots, billed, build_all, digest_of
 from confsched.interchange.programme import Programme, Session, SessionLink, Speaker
@@ -67,7 +68,7 @@ _NO_TRACK = "no-track"
 def session_guid(*, slug: str, key: str) -> str:
     """The c3voc guid of a session, as both c3voc writers and frab XML write it: the key when
     it is a UUID, else uuid5(NAMESPACE_URL, "confsched:{slug}:{key}")."""
-    return key if _is_uuid(key) else _uuid_for(slug, key)
+    return export_guid(slug, key)
 
 
 def render(
@@ -116,7 +117,7 @@ def render(
     wanted: list[tuple[Session, Context]] = [
         (session, (
             slug, base_url, zone, billed(session.speakers, speakers),
-            track_slugs.get(session.track, ""),
+            track_slugs.get(session.track, ""), laid.ids[session.key],
         ))
         for session in shown
     ]  # fmt: skip
@@ -130,9 +131,9 @@ def render(
 
 def render_event(session: Session, context: Context) -> bytes:
     """One event's JSON, indented as it stands in the document (in the list of events)."""
-    slug, base_url, zone, billing, track_slug = context
+    slug, base_url, zone, billing, track_slug, event_id = context
     event = _event2_json(
-        session, slug=slug, base_url=base_url, zone=zone,
+        session, slug=slug, base_url=base_url, zone=zone, event_id=event_id,
         speakers={key: speaker for key, speaker in billing if speaker is not None},
         track_slugs={session.track: track_slug} if session.track else {},
     )  # fmt: skip
@@ -164,6 +165,7 @@ def _event2_json(
     zone: tzinfo,
     speakers: dict[str, Speaker],
     track_slugs: dict[str, str],
+    event_id: int,
 ) -> dict[str, object]:
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = session.starts_at.astimezone(zone)
@@ -174,7 +176,7 @@ def _event2_json(
         "start": starts_at.isoformat(timespec="seconds"),
         "end": ends_at.isoformat(timespec="seconds"),
         "room": {"name": session.room, "guid": _uuid_for(slug, f"room:{session.room}")},
-        **_slug_and_url(session, slug=slug, guid=guid, base_url=base_url),
+        **_slug_and_url(session, slug=slug, guid=guid, number=event_id, base_url=base_url),
         "title": session.title,
         "subtitle": "",
         "track": (

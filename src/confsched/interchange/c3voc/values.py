@@ -175,6 +175,20 @@ def plain_text(value: object) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+# Every field frab and pretalx have named a person by: frab's schedule.json of around 2013
+# wrote `full_public_name`, later frab `public_name`, pretalx `name`; the c3voc person schema
+# also knows `full_name`.
+PERSON_NAME_FIELDS = ("public_name", "name", "full_public_name", "full_name")
+
+
+def person_name(person: dict, *, fields: tuple[str, ...] = PERSON_NAME_FIELDS) -> str:
+    """A person's name, from the first of `fields` that holds one, on one line."""
+    for name in fields:
+        if text := " ".join(plain_text(person.get(name)).split()):
+            return text
+    return ""
+
+
 def _parse_clock(value: object) -> time | None:
     match = _CLOCK.match(value.strip()) if isinstance(value, str) else None
     if match is None or int(match[1]) > 23:

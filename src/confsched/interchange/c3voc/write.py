@@ -8,16 +8,16 @@ Writing follows the schema exactly, so that the output validates; its rules:
 * Days are the local calendar days of the programme's zone (UTC when it has none), midnight
   to midnight, from the programme's first date to its last; every known room is listed on
   every day, and a session without a room is listed under "".
-* An event's guid is its key when the key is a UUID, else
-  uuid5(NAMESPACE_URL, "confsched:{slug}:{key}"); its integer id is the first 31 bits of the
-  SHA-256 of the key (at least 1); its url is the session page `{base_url}/{slug}/sessions/
-  {key}/` or, without base_url, "urn:uuid:{guid}"; with a base_url its `feedback_url` is that
-  page's `feedback/` (schedule2 has no such field). Its `links` are the session's links as
-  references {type, title, url}: the type is the kind in the schema's words (slides, media,
-  web), the title is left out when empty. `base_url` is the site's address
-  ("https://host/"), as for every writer; the event's page `{base_url}/{slug}/` is written as
-  `schedule.base_url` and `conference.url`. A room's guid is made as for an event whose
-  key is "room:{name}".
+* An event's guid, integer id and slug are the session's in every export (`interchange.identity`,
+  as in schedule.xml): the key when a UUID, else uuid5(NAMESPACE_URL, "confsched:{slug}:{key}");
+  the key when a positive 31-bit integer, else the first 31 bits of its SHA-256;
+  "<event>-<id>-<title>". Its url is the session page `{base_url}/{slug}/sessions/{key}/` or,
+  without base_url, "urn:uuid:{guid}"; with a base_url its `feedback_url` is that page's
+  `feedback/` (schedule2 has no such field). Its `links` are the session's links as references
+  {type, title, url}: the type is the kind in the schema's words (slides, media, web), the title
+  is left out when empty. `base_url` is the site's address ("https://host/"), as for every writer;
+  the event's page `{base_url}/{slug}/` is written as `schedule.base_url` and `conference.url`. A
+  room's guid is made as for an event whose key is "room:{name}".
 * A person carries the speaker's key where a reader looks first: as `guid` when a UUID, as
   `id` when a whole number, as `code` when pretalx-like (A-Z, 0-9), nothing when it is the slug
   of the name (readers fall back to that), else a uuid5 guid as for events. `id` and
@@ -43,7 +43,6 @@ from confsched.interchange.c3voc.layout import (
     _TIME_ZONE_NAME,
     _acronym,
     _dump,
-    _integer_id,
     _is_uuid,
     _local_midnight,
     _room_json,
@@ -51,6 +50,7 @@ from confsched.interchange.c3voc.layout import (
     _uuid_for,
     layout,
 )
+from confsched.interchange.identity import export_guid
 from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.pieces import (
     Context,
@@ -84,6 +84,7 @@ def render(
     laid = layout(programme, slug=slug, base_url=base_url, cancelled=False)
     zone, base_url, shown, rooms = laid.zone, laid.base_url, laid.sessions, laid.rooms
     by_day, first, last, speakers = laid.by_day, laid.first, laid.last, laid.speakers
+    ids = laid.ids
 
     # Each event is a piece: a string holds its place in the skeleton (interchange/pieces.py).
     slots = Slots()
@@ -95,7 +96,8 @@ def render(
         day_rooms: dict[str, list[str]] = {room: [] for room in rooms}
         for session in sessions:
             day_rooms.setdefault(session.room, []).append(slots.slot(len(wanted)))
-            wanted.append((session, (slug, base_url, zone, billed(session.speakers, speakers))))
+            billing = billed(session.speakers, speakers)
+            wanted.append((session, (slug, base_url, zone, billing, ids[session.key])))
         days.append(
             {
                 "index": index + 1,
@@ -146,9 +148,11 @@ def with_version(parts: list[bytes | int], pieces: list[bytes], version: str) ->
 
 def render_event(session: Session, context: Context) -> bytes:
     """One event's JSON, indented as it stands in the document (in a room's list of a day)."""
-    slug, base_url, zone, billing = context
+    slug, base_url, zone, billing, event_id = context
     speakers = {key: speaker for key, speaker in billing if speaker is not None}
-    event = _event_json(session, slug=slug, base_url=base_url, zone=zone, speakers=speakers)
+    event = _event_json(
+        session, slug=slug, base_url=base_url, zone=zone, speakers=speakers, event_id=event_id
+    )
     return _dump_at(event, depth=7)
 
 
@@ -158,13 +162,13 @@ def _dump_at(value: object, *, depth: int) -> bytes:
 
 
 def _event_json(
-    session: Session, *, slug: str, base_url: str, zone: tzinfo, speakers: dict[str, Speaker]
-) -> dict[str, object]:
+    session: Session, *, slug: str, base_url: str, zone: tzinfo, speakers: dict[str, Speaker],
+    event_id: int,
+) -> dict[str, object]:  # fmt: skip
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = session.starts_at.astimezone(zone)
     ends_at = session.ends_at.astimezone(zone) if session.ends_at else None
-    guid = session.key if _is_uuid(session.key) else _uuid_for(slug, session.key)
-    event_id = _integer_id(session.key)
+    guid = export_guid(slug, session.key)
     minutes = int((ends_at - starts_at).total_seconds() // 60) if ends_at else 0
     event: dict[str, object] = {
         "guid": guid,
@@ -178,7 +182,7 @@ def _event_json(
     event.update(
         {
             "room": session.room,
-            **_slug_and_url(session, slug=slug, guid=guid, base_url=base_url),
+            **_slug_and_url(session, slug=slug, guid=guid, number=event_id, base_url=base_url),
             "title": session.title,
             "subtitle": "",
             "track": session.track or None,

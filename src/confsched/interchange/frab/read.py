@@ -19,7 +19,9 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
   (DebConf 23) declares Asia/Kolkata, writes every `<date>` in UTC and puts each event under
   the `<day>` before its own. Without a `<date>`, the start is the day's date plus `<start>`,
   rolled to the next day when `<start>` is earlier than the day's start (the day's `start`
-  attribute, else the conference's `<day_change>`), because a frab day runs past midnight.
+  attribute, else the conference's `<day_change>`), because a frab day runs past midnight;
+  in a day with neither, when its `<room>`'s list goes back in time (00:00 after 23:00), for
+  that event and the room's later ones.
   Times without an offset are read in the conference's `<time_zone_name>` (or `<timezone>`)
   when it is an IANA name, else in `default_timezone`; with neither, the file is refused.
 * `<duration>` is H:MM, HH:MM or HH:MM:SS, added in absolute time (a two-hour talk from 01:30
@@ -101,6 +103,13 @@ _ROOT = re.compile(
     re.DOTALL,
 )
 _DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _has_time(date_text: str) -> bool:
+    """Whether an event's <date> gives its time (else its <start> and its day's date do)."""
+    return bool(date_text) and not _DATE_ONLY.fullmatch(date_text)
+
+
 _DURATION = re.compile(r"(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 _HTTP = re.compile(r"https?://\S+")
 
@@ -206,8 +215,24 @@ class _Reader:
                     if wrapper:
                         rooms.setdefault(wrapper)
                     events = list(_children(child, child_path, "event"))
+                # A room's events come by start: in a day with no start and no <day_change>,
+                # a clock that goes back (00:00 after 23:00) has crossed midnight, and so has
+                # every event after it. Events directly under <day> (pentabarf) are in no
+                # such order.
+                watch = child.tag == "room" and not (day_element.get("start") or "").strip()
+                watch = watch and day_change is None
+                previous: time | None = None
+                crossed = False
                 for path, element in events:
-                    session = self.session(element, path, day, wrapper, speakers)
+                    date_text = _text(element, "date")
+                    clock = _clock(_text(element, "start"))
+                    if watch and clock is not None and not _has_time(date_text):
+                        crossed = crossed or (previous is not None and clock < previous)
+                        previous = clock
+                    after_midnight = crossed and not _has_time(date_text)
+                    session = self.session(
+                        element, path, day, wrapper, speakers, after_midnight=after_midnight
+                    )
                     if session.room:
                         rooms.setdefault(session.room)
                     read.append((session, path))
@@ -252,12 +277,13 @@ class _Reader:
             )
 
     def session(
-        self, element: Element, path: str, day: _Day, wrapper: str, speakers: dict[str, Speaker]
-    ) -> Session:
+        self, element: Element, path: str, day: _Day, wrapper: str, speakers: dict[str, Speaker],
+        *, after_midnight: bool = False,
+    ) -> Session:  # fmt: skip
         title = _line(_text(element, "title"))
         if not title:
             raise self.error(f"{path}/title: missing or empty; every event needs a title")
-        starts_at = self.start(element, path, day)
+        starts_at = self.start(element, path, day, after_midnight=after_midnight)
         ends_at = self.end(element, path, starts_at)
         key = visible(element.get("guid") or "") or visible(element.get("id") or "")
         if not key:
@@ -321,7 +347,11 @@ class _Reader:
             keys.setdefault(key)
         return tuple(SessionSpeaker(speaker_key=key) for key in keys)
 
-    def start(self, element: Element, path: str, day: _Day) -> datetime:
+    def start(
+        self, element: Element, path: str, day: _Day, *, after_midnight: bool = False
+    ) -> datetime:
+        """The event's start; `after_midnight`: its room's list went back in time before it in
+        a day without a start (see `read`), so a clock without a date is the next date's."""
         date_text = _text(element, "date")
         start_text = _text(element, "start")
         base: date | None = None
@@ -349,7 +379,9 @@ class _Reader:
         if base is None:
             base = self.day_date(day)
             day_start = self.day_start(day)
-            if day_start is not None and clock < day_start:
+            if (day_start is not None and clock < day_start) or (
+                day_start is None and after_midnight
+            ):
                 if base == date.max:
                     raise self.error(
                         f"{path}/start: {_quoted(start_text)} falls after midnight of {base}, "

@@ -9,18 +9,17 @@ date between the programme's start and end dates gets a day, empty or not. Rooms
 by start, then key. A session without an end gets `00:00`; lengths past 99:59 are cut there,
 the most the XSD's duration pattern can say. Ids:
 
-* `event/@guid` is the session key when the key is a UUID, else
-  uuid5(NAMESPACE_URL, "confsched:<slug>:<key>"); room guids are
-  uuid5(NAMESPACE_URL, "confsched:<slug>:room:<name>").
-* `event/@id` (and `person/@id`) is the key when it is a positive integer below 2**31, else the
-  first 31 bits of the key's SHA-256; an event id already taken is rehashed ("<key>#1", …),
-  allocating in key order. `person/@guid` is written when the speaker key is a UUID.
+* `event/@guid`, `event/@id` and `<slug>` are the session's in every export
+  (`interchange.identity`: `export_guid`, `export_ids`, `export_slug`): the key when it is a
+  UUID, else a uuid5; the key when it is a positive 31-bit integer, else 31 bits of its
+  SHA-256; frab's "<event>-<id>-<title>". Room guids are
+  uuid5(NAMESPACE_URL, "confsched:<slug>:room:<name>"). `person/@id` is the speaker key when a
+  positive 31-bit integer, else 31 bits of its SHA-256; `person/@guid` is written when the
+  speaker key is a UUID.
 * `<version>` is the first 12 hex digits of the SHA-256 of the document as written with an
   empty `<version>`, so the output depends on the arguments only, byte for byte; `now` is
   accepted for the writers' common signature and does not change the output.
-* `<slug>` is frab's "<slug>-<id>-<title slug>" (hyphens of the event slug become "_" when
-  needed), left out when it still misses the XSD's pattern; `<acronym>` is the event slug
-  when it fits the XSD (4 or more characters).
+* `<acronym>` is the event slug when it fits the XSD (4 or more characters).
 * `base_url` is the site's address ("https://host/"), as for every writer (xCal too) and as
   the web view and `confsched export --base-url` give it; the event's page
   "<base_url>/<slug>/" is the conference's `<base_url>`, and each event's `<url>` is the
@@ -36,7 +35,6 @@ the most the XSD's duration pattern can say. Ids:
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import uuid
@@ -46,6 +44,7 @@ from xml.etree.ElementTree import Comment, Element, SubElement, indent, tostring
 
 from confsched.core.text import slugify
 from confsched.interchange.frab.read import _HTTP
+from confsched.interchange.identity import export_guid, export_ids, export_number, export_slug
 from confsched.interchange.links import C3VOC_TYPES
 from confsched.interchange.pieces import (
     Context,
@@ -62,12 +61,10 @@ from confsched.interchange.zones import programme_zone
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # Patterns of the XSD's `acronym` and `voc-slug-new` types (XSD patterns match whole values).
 _ACRONYM = re.compile(r"[a-z0-9_-]{4,}")
-_VOC_SLUG = re.compile(r"[a-z0-9_]{4,}-[a-z0-9\-_]{4,}")
 # Characters XML 1.0 cannot carry even escaped; an abstract pasted from a PDF may hold some.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 MAX_DURATION = timedelta(hours=99, minutes=59)  # the most the XSD's H:MM pattern can say
-_ID_LIMIT = 2**31  # apps store ids in 32-bit ints
 
 
 def render(
@@ -84,7 +81,7 @@ def render(
         if session.starts_at is not None and not session.is_cancelled and not session.needs_review
     }
     sessions = sorted(chosen.values(), key=lambda session: (session.starts_at, session.key))
-    ids = _event_ids(chosen)
+    ids = export_ids(session.key for session in programme.sessions)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
     prefix = slugify(slug)
     site = base_url.rstrip("/") if _HTTP.fullmatch(base_url) else ""
@@ -149,7 +146,6 @@ def render(
                 context = (
                     zone,
                     slug,
-                    prefix,
                     ids[session.key],
                     base,
                     billed(session.speakers, speakers),
@@ -170,9 +166,9 @@ def render(
 def render_event(session: Session, context: Context) -> bytes:
     """One session's `<event>` element, indented as it stands in the document (under
     schedule/day/room), without the whitespace after it."""
-    zone, slug, prefix, event_id, base, billing = context
+    zone, slug, event_id, base, billing = context
     element = _event(
-        session, zone=zone, slug=slug, prefix=prefix, event_id=event_id, base=base,
+        session, zone=zone, slug=slug, event_id=event_id, base=base,
         speakers={key: speaker for key, speaker in billing if speaker is not None},
     )  # fmt: skip
     indent(element, space="  ", level=3)
@@ -184,7 +180,6 @@ def _event(
     *,
     zone: tzinfo,
     slug: str,
-    prefix: str,
     event_id: int,
     base: str,
     speakers: dict[str, Speaker],
@@ -194,15 +189,14 @@ def _event(
     length = (session.ends_at - session.starts_at) if session.ends_at else timedelta(0)
     element = Element(
         "event",
-        guid=_uuid(session.key, f"confsched:{slug}:{session.key}"),
+        guid=export_guid(slug, session.key),
         id=str(event_id),
     )
     _add(element, "date", _stamp(starts_at))
     _add(element, "start", starts_at.strftime("%H:%M"))
     _add(element, "duration", _clock_text(min(length, MAX_DURATION)))
     _add(element, "room", session.room)
-    if event_slug := _event_slug(prefix, event_id, session.title):
-        _add(element, "slug", event_slug)
+    _add(element, "slug", export_slug(slug, number=event_id, title=session.title))
     if base:
         _add(element, "url", f"{base}/sessions/{quote(session.key, safe='')}/")
     _add(element, "title", session.title)
@@ -215,7 +209,7 @@ def _event(
     persons = SubElement(element, "persons")
     for billing in session.speakers:
         speaker = speakers.get(billing.speaker_key)
-        attributes = {"id": str(_number(billing.speaker_key))}
+        attributes = {"id": str(export_number(billing.speaker_key))}
         if _UUID.fullmatch(billing.speaker_key):
             attributes["guid"] = billing.speaker_key
         person = SubElement(persons, "person", attributes)
@@ -270,43 +264,3 @@ def _timeslot(sessions: list[Session], zone: tzinfo) -> timedelta:
         if session.ends_at and session.starts_at:
             step = math.gcd(step, int((session.ends_at - session.starts_at).total_seconds()) // 60)
     return timedelta(minutes=min(15, max(5, step)) if step else 15)
-
-
-def _uuid(key: str, name: str) -> str:
-    return key if _UUID.fullmatch(key) else str(uuid.uuid5(uuid.NAMESPACE_URL, name))
-
-
-def export_number(key: str) -> int:
-    """The integer id this writer gives a key (public: re-imports map it back to the key)."""
-    return _number(key)
-
-
-def _number(key: str) -> int:
-    """The key itself when it is a positive 31-bit integer, else 31 bits of its SHA-256."""
-    if key.isascii() and key.isdigit() and 0 < int(key) < _ID_LIMIT:
-        return int(key)
-    digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") >> 1
-    return digest or 1
-
-
-def _event_ids(sessions: dict[str, Session]) -> dict[str, int]:
-    """A distinct id per session key; allocated in key order so that times do not matter."""
-    taken: set[int] = set()
-    ids: dict[str, int] = {}
-    for key in sorted(sessions):
-        number, attempt = _number(key), 0
-        while number in taken:
-            attempt += 1
-            number = _number(f"{key}#{attempt}")
-        taken.add(number)
-        ids[key] = number
-    return ids
-
-
-def _event_slug(prefix: str, event_id: int, title: str) -> str:
-    """frab's "<acronym>-<id>-<title>", when it fits the XSD's pattern (else no <slug>)."""
-    for head in (prefix, prefix.replace("-", "_")):
-        candidate = f"{head}-{event_id}-{slugify(title)}"
-        if _VOC_SLUG.fullmatch(candidate):
-            return candidate
-    return ""

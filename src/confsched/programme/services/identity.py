@@ -10,6 +10,7 @@ from datetime import datetime
 from confsched.core.errors import InvalidProgrammeError
 from confsched.core.text import fold
 from confsched.interchange import programme as pm
+from confsched.interchange.identity import export_number
 from confsched.programme.models import (
     Event,
     Session,
@@ -25,8 +26,6 @@ def export_guid(slug: str, key: str) -> uuid.UUID:
 def own_keys(event: Event, programme: pm.Programme) -> pm.Programme:
     """Our own schedule.xml/json read back: their uuid5 guids and integer person ids mean the
     event's own session and speaker keys, not new ones."""
-    from confsched.interchange.frab.write import export_number
-
     sessions = {
         str(export_guid(event.public_slug, key)): key
         for key in Session.objects.filter(event=event).values_list("key", flat=True)

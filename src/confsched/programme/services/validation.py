@@ -96,11 +96,16 @@ class _Cleaner:
     joined: Counter[str] = field(default_factory=Counter)
     shortened: dict[str, str] = field(default_factory=dict)  # "what" -> first example
     dropped: dict[str, str] = field(default_factory=dict)  # "what" -> first example
+    # "what" -> (owner, length, column's length) of each value cut, for texts that name their
+    # owner (a title: the import report names the session, so the organizer can fix it).
+    cut: dict[str, list[tuple[str, int, int, str]]] = field(default_factory=dict)
 
     def text(
-        self, value: str, *, what: str, max_length: int | None = None, is_line: bool = True
-    ) -> str:
-        """`value` fit for its column: one line unless `is_line` is False (abstracts, bios)."""
+        self, value: str, *, what: str, max_length: int | None = None, is_line: bool = True,
+        owner: str = "",
+    ) -> str:  # fmt: skip
+        """`value` fit for its column: one line unless `is_line` is False (abstracts, bios);
+        `owner` names whose value it is in the warning when it has to be shortened."""
         cleaned = _UNWRITABLE.sub("\ufffd", value)
         if cleaned != value:
             self.replaced[what] += 1
@@ -112,7 +117,12 @@ class _Cleaner:
         else:
             cleaned = cleaned.strip(_INVISIBLE)
         if max_length is not None and len(cleaned) > max_length:
-            self.shortened.setdefault(what, cleaned[:40])
+            if owner:
+                self.cut.setdefault(what, []).append(
+                    (owner, len(cleaned), max_length, cleaned[:40])
+                )
+            else:
+                self.shortened.setdefault(what, cleaned[:40])
             cleaned = cleaned[: max_length - 1].rstrip() + "…"
         return cleaned
 
@@ -129,6 +139,15 @@ class _Cleaner:
             f"a {what} was longer than the database keeps and was shortened (e.g. “{start}…”)"
             for what, start in sorted(self.shortened.items())
         ]
+        for what, cuts in sorted(self.cut.items()):
+            owner, length, limit, start = cuts[0]
+            others = f" and {len(cuts) - 1} more" if len(cuts) > 1 else ""
+            found.append(
+                f"{len(cuts)} {what}{'s were' if len(cuts) > 1 else ' was'} longer than the "
+                f"database keeps ({limit} characters) and {'were' if len(cuts) > 1 else 'was'} "
+                f"shortened to it, ending in “…”: session {owner!r}, {length} characters, "
+                f"“{start.rstrip()}…”{others}"
+            )
         found += [
             f"a {what} was left out (e.g. “{example[:40]}{'…' if len(example) > 40 else ''}”)"
             for what, example in sorted(self.dropped.items())
@@ -246,7 +265,12 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
             replace(
                 session,
                 key=clean.text(session.key, what="session key"),
-                title=clean.text(session.title, what="title", max_length=_limit(Session, "title")),
+                title=clean.text(
+                    session.title,
+                    what="title",
+                    max_length=_limit(Session, "title"),
+                    owner=session.key,
+                ),  # fmt: skip
                 kind=clean.text(session.kind, what="type", max_length=_limit(Session, "kind")),
                 language=clean.text(
                     session.language, what="language", max_length=_limit(Session, "language")
