@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -35,6 +35,7 @@ from icalendar import (
 )
 from icalendar.parser import Contentline
 
+from confsched.interchange.ical.vtimezone import vtimezone
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -136,17 +137,15 @@ def render_ical(
             text = memo[digest] = vevent_bytes(values)
         events.append(text)
     if scheduled:
-        # Bounded to whole years around the sessions: the library's default (1970-2038) lists
-        # every transition since 1970, and year bounds keep the block unchanged when a session
-        # moves within the year. The zones come from one event: all are written in one zone.
-        starts = [s.starts_at.astimezone(zone) for s in scheduled if s.starts_at]
-        local_years = [start.year for start in starts]
+        # One definition per zone that holds for every date (ical/vtimezone.py): readers such
+        # as vobject keep the first VTIMEZONE of a TZID for every calendar they read after it.
+        # The zones come from one event: all are written in one zone.
+        first = scheduled[0].starts_at
+        assert first is not None
         probe = Calendar()
-        probe.add_component(Event(dtstart=vDDDTypes(starts[0])))
-        probe.add_missing_timezones(
-            first_date=date(min(local_years), 1, 1), last_date=date(max(local_years) + 1, 1, 1)
-        )
-        calendar.subcomponents.extend(probe.timezones)
+        probe.add_component(Event(dtstart=vDDDTypes(first.astimezone(zone))))
+        if probe.get_missing_tzids() and (timezone := vtimezone(zone, first.year)) is not None:
+            calendar.add_component(timezone)
     # The calendar with its zones, then the events before its closing line: what to_ical() of
     # the calendar holding them all writes, the events being its last components.
     head = to_ical_bytes(calendar)
