@@ -269,6 +269,7 @@ def test_dtstamp_is_last_modified_then_now_then_a_constant() -> None:
 def test_optional_properties_are_left_out_when_empty() -> None:
     lines = event_lines(render(small_programme(location="")), f"talk-a@{DOMAIN}")
     names = [line.split(":", 1)[0].split(";", 1)[0] for line in lines]
+    # LOCATION stays, empty: Giggity drops an event without one (issue 29 item 9).
     assert names == [
         "BEGIN",
         "SUMMARY",
@@ -277,9 +278,11 @@ def test_optional_properties_are_left_out_when_empty() -> None:
         "DTSTAMP",
         "UID",
         "SEQUENCE",
+        "LOCATION",
         "STATUS",
         "END",
     ]
+    assert "LOCATION:" in lines
 
 
 def test_location_is_the_room_or_the_venue_or_both() -> None:

@@ -213,7 +213,7 @@ def test_small_programme_exact_document() -> None:
         "          </dtstart>\n"
         "          <dtend>\n            <date-time>2026-06-02T08:00:00Z</date-time>\n"
         "          </dtend>\n"
-        "          <summary>\n            <text>Cancelled one</text>\n          </summary>\n"
+        "          <summary>\n            <text>Cancelled: Cancelled one</text>\n          </summary>\n"
         "          <location>\n            <text>Lyon, France</text>\n          </location>\n"
         "          <sequence>\n            <integer>0</integer>\n          </sequence>\n"
         "          <status>\n            <text>CANCELLED</text>\n          </status>\n"

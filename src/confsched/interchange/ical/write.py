@@ -7,9 +7,11 @@ escaping, folding at 75 octets and CRLF line endings are its job.
 Times are written in the programme's IANA zone with a TZID parameter and a matching VTIMEZONE,
 so a calendar app shows the local wall-clock time and follows daylight saving; a programme
 without an IANA zone is written in UTC. A session's links (slides, recordings) are ATTACH
-properties holding their addresses, which calendar apps list with the event. The output
-depends on the arguments only, byte for byte, so that an ETag computed from it stays stable
-between identical renders.
+properties holding their addresses, which calendar apps list with the event. Every VEVENT has
+what Giggity requires (UID, SUMMARY, LOCATION, empty without a room or venue, DTSTART, DTEND),
+and a cancelled session's SUMMARY opens with "Cancelled: " for the apps that ignore STATUS.
+The output depends on the arguments only, byte for byte, so that an ETag computed from it
+stays stable between identical renders.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from icalendar import (
 )
 from icalendar.parser import Contentline
 
+from confsched.interchange.ical.descriptions import CANCELLED_PREFIX
 from confsched.interchange.ical.vtimezone import vtimezone
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
@@ -245,9 +248,10 @@ def event_values(
         "stamp": last_modified or now or FALLBACK_DTSTAMP,
         "start": starts_at,
         "end": ends_at,
-        "summary": f"{session.kind}: {session.title}" if session.kind else session.title,
+        "summary": calendar_summary(session),
         "description": description or None,
-        "location": location or None,
+        # Always written, empty without a room or venue: Giggity drops an event without one.
+        "location": location,
         "categories": [session.track] if session.track else (),
         "url": url,
         "sequence": session.sequence,
@@ -265,7 +269,10 @@ def library_event(values: dict[str, Any]) -> Event:
     fields = dict(values)
     attachments = fields.pop("attachments")
     minutes = fields.pop("alarm_minutes")
+    location = fields.pop("location")
     event = Event.new(**fields)
+    if location is not None:  # Event.new leaves an empty one out
+        event.add("LOCATION", location)
     for address in attachments:
         event.add("ATTACH", address)
     if minutes:
@@ -304,7 +311,7 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
         lines.append(_line("DESCRIPTION", vText(values["description"])))
     if values["last_modified"]:
         lines.append(_line("LAST-MODIFIED", vDDDTypes(values["last_modified"])))
-    if values["location"]:
+    if values["location"] is not None:
         lines.append(_line("LOCATION", vText(values["location"])))
     lines.append(_line("STATUS", vText(values["status"])))
     if values["url"]:
@@ -318,6 +325,12 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
 
 def _line(name: str, value: Any) -> str:
     return Contentline.from_parts(name, value.params, value)
+
+
+def calendar_summary(session: Session) -> str:
+    """SUMMARY (iCalendar and xCal): "Kind: Title", opened by "Cancelled: " when cancelled."""
+    summary = f"{session.kind}: {session.title}" if session.kind else session.title
+    return f"{CANCELLED_PREFIX}{summary}" if session.is_cancelled else summary
 
 
 def calendar_description(session: Session, speakers: dict[str, Speaker]) -> str:

@@ -5,20 +5,23 @@ The frab/pentabarf dialect is what frab and pretalx serve as `schedule.xcal` and
 apps read (Giggity's xCal reader): a root <iCalendar> declaring the prefixes xCal
 ("urn:ietf:params:xml:ns:xcal") and pentabarf, its elements in no namespace, one <vevent> per
 session whose properties are flat elements holding their text (<uid>, <summary>,
-<dtstart>20260407T114500</dtstart> in the event's wall-clock time, <location> the room alone,
-<attendee> a speaker's name). Giggity drops an event that lacks any of uid, summary, location,
-dtstart and dtend, so all five are always written. `render_pentabarf` writes it.
+<dtstart tzid="Europe/Paris">20260407T114500</dtstart> in the event's wall-clock time and
+zone, <location> the room alone, <attendee> a speaker's name). Giggity drops an event that
+lacks any of uid, summary, location, dtstart and dtend, so all five are always written.
+`render_pentabarf` writes it.
 
 RFC 6321 is the standard form: `<icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0">
 <vcalendar>` with the calendar's <properties> (prodid, version, calscale, method, x-wr-calname,
 x-wr-timezone) and one <vevent> per session in <components>. `render` writes it.
 
 Both carry the iCalendar feed's values (`ical.write`): UID "{key}@{uid_domain}",
-SUMMARY "Kind: Title", DESCRIPTION the speakers line, a blank line and the abstract,
+SUMMARY "Kind: Title" ("Cancelled: Kind: Title" for a cancelled session, which Giggity shows
+as it ignores STATUS), DESCRIPTION the speakers line, a blank line and the abstract,
 CATEGORIES (the dialect: <category>) the track, ATTACH (a uri) each of its links. RFC 6321
-LOCATION is "Room, {location}" as in the feed. Its times are UTC date-times
-("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE component (whose
-XML form few readers handle); the programme's zone travels in x-wr-timezone (in both forms).
+LOCATION is "Room, {location}" as in the feed, empty (but there) without either. Its times
+are UTC date-times ("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE
+component (whose XML form few readers handle); the programme's zone travels in x-wr-timezone
+(in both forms) and, in the dialect, in each time's tzid attribute.
 Sessions without a start, or flagged for review, are left out; cancelled ones are kept with
 STATUS CANCELLED so that calendars drop them. The output depends on the arguments only, byte
 for byte.
@@ -32,7 +35,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import quote, urlsplit
 
-from confsched.interchange.ical.write import FALLBACK_DTSTAMP, PRODID, calendar_description
+from confsched.interchange.ical.write import (
+    FALLBACK_DTSTAMP,
+    PRODID,
+    calendar_description,
+    calendar_summary,
+)
 from confsched.interchange.ical.xcal_read import (
     DIALECT_XCAL_NAMESPACE,
     NAMESPACE,
@@ -121,8 +129,10 @@ def render_pentabarf(
     """The programme's scheduled sessions in the frab/pentabarf xCal dialect (Giggity's), UTF-8
     with a declaration; UIDs and URLs as `render` makes them; each <vevent> asked of `keep`.
 
-    Times are the wall-clock time in the programme's zone (named in x-wr-timezone), as frab and
-    pretalx write them; a programme without a zone is written in UTC, with a trailing "Z".
+    Times are the wall-clock time in the programme's zone, as frab and pretalx write them,
+    and name it: in x-wr-timezone and in a tzid attribute of <dtstart> and <dtend> (Giggity
+    reads it; without it a reader takes the times as floating, in its own zone). A programme
+    without a zone is written in UTC, with a trailing "Z".
     """
     domain = uid_domain or urlsplit(base_url).hostname or ""
     zone = programme_zone(programme.timezone) if programme.timezone else None
@@ -165,9 +175,14 @@ def render_flat_vevent(session: Session, context: Context) -> bytes:
     _flat(vevent, "pentabarf:title", session.title)
     if session.language:
         _flat(vevent, "pentabarf:language-code", session.language)
-    _flat(vevent, "dtstart", _wall_clock(session.starts_at, zone))
-    _flat(vevent, "dtend", _wall_clock(session.ends_at or session.starts_at, zone))
-    _flat(vevent, "summary", f"{session.kind}: {session.title}" if session.kind else session.title)
+    for tag, moment in (("dtstart", session.starts_at), ("dtend", session.ends_at)):
+        _flat(vevent, tag, _wall_clock(moment or session.starts_at, zone))
+        if zone is not None:
+            # The zone as the dialect's readers take it, the iCalendar parameter as an
+            # attribute (Giggity: <dtstart tzid="…">): without it they read floating times in
+            # the phone's zone.
+            vevent[-1].set("tzid", str(zone))
+    _flat(vevent, "summary", calendar_summary(session))
     _flat(vevent, "description", calendar_description(session, speakers))
     _flat(vevent, "class", "PUBLIC")
     _flat(vevent, "status", "CANCELLED" if session.is_cancelled else "CONFIRMED")
@@ -236,12 +251,11 @@ def _event(
     _add(properties, "dtstamp", "date-time", _stamp(last_modified or now or FALLBACK_DTSTAMP))
     _add(properties, "dtstart", "date-time", _stamp(session.starts_at))
     _add(properties, "dtend", "date-time", _stamp(session.ends_at or session.starts_at))
-    summary = f"{session.kind}: {session.title}" if session.kind else session.title
-    _add(properties, "summary", "text", summary)
+    _add(properties, "summary", "text", calendar_summary(session))
     if description := calendar_description(session, speakers):
         _add(properties, "description", "text", description)
-    if place := ", ".join(part for part in (session.room, location) if part):
-        _add(properties, "location", "text", place)
+    # Always written, empty without a room or venue, as in the iCalendar feed.
+    _add(properties, "location", "text", ", ".join(p for p in (session.room, location) if p))
     if session.track:
         _add(properties, "categories", "text", session.track)
     if url:
