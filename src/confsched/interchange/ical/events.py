@@ -258,6 +258,8 @@ class _EventReader:
 
     def _room(self, written: str) -> str:
         room = written.strip().rstrip(",").strip()  # Sched: "Venue, " with no address
+        if room and room == self.programme.name:
+            return ""  # confsched's writers give the calendar's name when there is no room
         if self.location:
             if room == self.location:
                 return ""

@@ -8,7 +8,8 @@ Times are written in the programme's IANA zone with a TZID parameter and a match
 so a calendar app shows the local wall-clock time and follows daylight saving; a programme
 without an IANA zone is written in UTC. A session's links (slides, recordings) are ATTACH
 properties holding their addresses, which calendar apps list with the event. Every VEVENT has
-what Giggity requires (UID, SUMMARY, LOCATION, empty without a room or venue, DTSTART, DTEND),
+what Giggity requires (UID, SUMMARY, LOCATION, the calendar's name without a room or venue,
+DTSTART, DTEND),
 and a cancelled session's SUMMARY opens with "Cancelled: " for the apps that ignore STATUS.
 The output depends on the arguments only, byte for byte, so that an ETag computed from it
 stays stable between identical renders.
@@ -102,7 +103,9 @@ def render_ical(
     calendar.add("VERSION", "2.0")
     calendar.add("PRODID", PRODID)
     calendar.add("CALSCALE", "GREGORIAN")
-    calendar.add("METHOD", "PUBLISH")
+    # No METHOD: a published calendar is not an iTIP message. METHOD:PUBLISH would need an
+    # ORGANIZER in every event (RFC 5546 3.2.1; libical's iTIP check flags each file), an
+    # address confsched does not have, and that clients show as an invitation's sender.
     # RFC 7986 NAME and the de facto X-WR-CALNAME are TEXT: commas and semicolons escaped
     # (the library's calendar_name writes them raw).
     calendar.add("NAME", vText(calendar_name))
@@ -126,7 +129,7 @@ def render_ical(
         digest = hashlib.blake2b(
             repr(
                 (session.fingerprint or session, session.sequence, session.last_modified,
-                 programme.location, zone, uid_domain, url, now,
+                 programme.location, calendar_name, zone, uid_domain, url, now,
                  [_shown(speakers.get(b.speaker_key)) for b in session.speakers], mine)
             ).encode(),
             digest_size=20,
@@ -136,6 +139,7 @@ def render_ical(
             values = event_values(
                 session, programme=programme, zone=zone, speakers=speakers,
                 uid_domain=uid_domain, url=url, now=now, personal=mine,
+                calendar_name=calendar_name,
             )  # fmt: skip
             text = memo[digest] = vevent_bytes(values)
         events.append(text)
@@ -223,9 +227,10 @@ def event_values(
     url: str | None,
     now: datetime | None,
     personal: Personal | None = None,
+    calendar_name: str = "",
 ) -> dict[str, Any]:
     """One session's VEVENT as the values `Event.new` takes, plus its `attachments` and
-    `alarm_minutes`."""
+    `alarm_minutes`. LOCATION is the room and the venue, else `calendar_name`."""
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = session.starts_at.astimezone(zone)
     ends_at = session.ends_at.astimezone(zone) if session.ends_at else starts_at
@@ -234,7 +239,7 @@ def event_values(
         if session.last_modified is not None
         else None
     )
-    location = ", ".join(part for part in (session.room, programme.location) if part)
+    location = calendar_location(session, programme.location, calendar_name)
     description = calendar_description(session, speakers)
     status = "CANCELLED" if session.is_cancelled else "CONFIRMED"
     if personal is not None:
@@ -250,7 +255,6 @@ def event_values(
         "end": ends_at,
         "summary": calendar_summary(session),
         "description": description or None,
-        # Always written, empty without a room or venue: Giggity drops an event without one.
         "location": location,
         "categories": [session.track] if session.track else (),
         "url": url,
@@ -325,6 +329,14 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
 
 def _line(name: str, value: Any) -> str:
     return Contentline.from_parts(name, value.params, value)
+
+
+def calendar_location(session: Session, venue: str, calendar_name: str) -> str:
+    """LOCATION (iCalendar and RFC 6321 xCal): "Room, Venue", the room, the venue, else the
+    calendar's name. Never left out (Giggity drops an event without one) nor empty (libical
+    drops an empty one, as a property without a value); the readers take the calendar's name
+    for no room (`ical.events`)."""
+    return ", ".join(part for part in (session.room, venue) if part) or calendar_name
 
 
 def calendar_summary(session: Session) -> str:

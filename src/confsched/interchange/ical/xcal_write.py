@@ -11,14 +11,14 @@ lacks any of uid, summary, location, dtstart and dtend, so all five are always w
 `render_pentabarf` writes it.
 
 RFC 6321 is the standard form: `<icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0">
-<vcalendar>` with the calendar's <properties> (prodid, version, calscale, method, x-wr-calname,
+<vcalendar>` with the calendar's <properties> (prodid, version, calscale, x-wr-calname,
 x-wr-timezone) and one <vevent> per session in <components>. `render` writes it.
 
 Both carry the iCalendar feed's values (`ical.write`): UID "{key}@{uid_domain}",
 SUMMARY "Kind: Title" ("Cancelled: Kind: Title" for a cancelled session, which Giggity shows
 as it ignores STATUS), DESCRIPTION the speakers line, a blank line and the abstract,
 CATEGORIES (the dialect: <category>) the track, ATTACH (a uri) each of its links. RFC 6321
-LOCATION is "Room, {location}" as in the feed, empty (but there) without either. Its times
+LOCATION is "Room, {location}" as in the feed, the calendar's name without either. Its times
 are UTC date-times ("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE
 component (whose XML form few readers handle); the programme's zone travels in x-wr-timezone
 (in both forms) and, in the dialect, in each time's tzid attribute.
@@ -39,6 +39,7 @@ from confsched.interchange.ical.write import (
     FALLBACK_DTSTAMP,
     PRODID,
     calendar_description,
+    calendar_location,
     calendar_summary,
 )
 from confsched.interchange.ical.xcal_read import (
@@ -79,7 +80,7 @@ def render(
     _add(properties, "prodid", "text", PRODID)
     _add(properties, "version", "text", "2.0")
     _add(properties, "calscale", "text", "GREGORIAN")
-    _add(properties, "method", "text", "PUBLISH")
+    # No method, as in the iCalendar feed (`ical.write`): PUBLISH would need an organizer.
     _add(properties, "x-wr-calname", "text", programme.name or slug)
     if programme.timezone:
         _add(properties, "x-wr-timezone", "text", programme.timezone)
@@ -90,7 +91,7 @@ def render(
     for session in _scheduled(programme):
         components.append(ET.Comment(slots.slot(len(wanted))))
         context = (
-            programme.location, billed(session.speakers, speakers),
+            (programme.location, programme.name or slug), billed(session.speakers, speakers),
             f"{session.key}@{domain}" if domain else session.key,
             _session_url(session, slug=slug, base_url=base_url, url_for=url_for), now,
         )  # fmt: skip
@@ -100,9 +101,12 @@ def render(
 
 def render_vevent(session: Session, context: Context) -> bytes:
     """One session's RFC 6321 <vevent>, indented as it stands under <components>."""
-    location, billing, uid, url, now = context
+    (location, calendar_name), billing, uid, url, now = context
     speakers = {key: speaker for key, speaker in billing if speaker is not None}
-    vevent = _event(session, location=location, speakers=speakers, uid=uid, url=url, now=now)
+    vevent = _event(
+        session, location=location, calendar_name=calendar_name, speakers=speakers, uid=uid,
+        url=url, now=now,
+    )  # fmt: skip
     return _piece(vevent, level=3)
 
 
@@ -234,6 +238,7 @@ def _event(
     session: Session,
     *,
     location: str,
+    calendar_name: str,
     speakers: dict[str, Speaker],
     uid: str,
     url: str,
@@ -254,8 +259,7 @@ def _event(
     _add(properties, "summary", "text", calendar_summary(session))
     if description := calendar_description(session, speakers):
         _add(properties, "description", "text", description)
-    # Always written, empty without a room or venue, as in the iCalendar feed.
-    _add(properties, "location", "text", ", ".join(p for p in (session.room, location) if p))
+    _add(properties, "location", "text", calendar_location(session, location, calendar_name))
     if session.track:
         _add(properties, "categories", "text", session.track)
     if url:
