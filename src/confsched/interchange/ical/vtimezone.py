@@ -112,7 +112,7 @@ class _Rule:
             (self.start.local(year) - self.std_offset, self.std_offset, self.dst_offset),
             (self.end.local(year) - self.dst_offset, self.dst_offset, self.std_offset),
         ]
-        return sorted((moment.replace(tzinfo=UTC), *offsets) for moment, *offsets in made)
+        return sorted((moment.replace(tzinfo=UTC), before, after) for moment, before, after in made)
 
 
 def _parse_rule(text: str) -> _Rule | None:
@@ -188,17 +188,18 @@ def _vtimezone(key: str, first_year: int) -> Timezone | None:
         return _bare(Timezone.from_tzinfo(zone, key, date(first_year, 1, 1), date(2100, 1, 1)))
     transitions, footer = tzif
     rule = _parse_rule(footer)
-    changes = rule and (rule.start.rule(), rule.end.rule())
+    rules = (rule.start.rule(), rule.end.rule()) if rule is not None else (None, None)
     # Fat zone files close with an entry at 2038-01-19 that changes nothing: left out.
     transitions = [
         moment for moment in transitions if _offset(zone, moment - 1) != _offset(zone, moment)
     ]
     last = transitions[-1] if transitions else 0
-    last_year = datetime.fromtimestamp(last, UTC).year
-    if rule is None or changes is None or None in changes:
+    # The year of the zone file's last change, in local time (the year a history must reach).
+    last_year = datetime.fromtimestamp(last, UTC).astimezone(zone).year
+    if rule is None or None in rules:
         # No daylight saving now, so the last observance holds for ever; or a rule no RRULE
         # says (the tz database has none today): every change up to 2100.
-        until = max(last_year + 2, first_year + 1) if rule is None else 2100
+        until = max(last_year + 1, first_year) + 1 if rule is None else 2100
         return _bare(Timezone.from_tzinfo(zone, key, date(first_year, 1, 1), date(until, 1, 1)))
     year = _rule_year(zone, rule, transitions, last_year)
     year = max(year, first_year + 1)
@@ -225,7 +226,7 @@ def _rule_year(zone: tzinfo, rule: _Rule, transitions: list[int], last_year: int
     """The first year whose changes, and every later year's, are the rule's: the rule's year
     is walked back while the zone file's transitions of the year are the rule's."""
     listed = set(transitions)
-    year = last_year + 2  # the last change, local, may fall in the next year
+    year = last_year + 1
     while year > FIRST_YEAR:
         made = rule.changes(year - 1)
         instants = {int(moment.timestamp()) for moment, _, _ in made}
@@ -237,7 +238,8 @@ def _rule_year(zone: tzinfo, rule: _Rule, transitions: list[int], last_year: int
         ):
             break
         year -= 1
-    return year
+    # Nothing matched: one year more, lest a change late on 31 December be left to neither.
+    return year + 1 if year == last_year + 1 else year
 
 
 def _offset(zone: tzinfo, moment: int) -> timedelta | None:
