@@ -118,7 +118,8 @@ def test_demo_calendar_properties(demo_ical: bytes) -> None:
     assert calendar.version.value == "2.0"
     assert calendar.prodid.value == "-//confsched//confsched//EN"
     assert calendar.calscale.value == "GREGORIAN"
-    assert calendar.method.value == "PUBLISH"
+    # No METHOD: PUBLISH would need an ORGANIZER in every event (RFC 5546; issue 29 item 13).
+    assert "method" not in calendar.contents
     assert calendar.x_wr_calname.value == "PyTorch Conference Europe 2026"
     assert calendar.x_wr_timezone.value == "Europe/Paris"
     lines = unfolded(demo_ical)
@@ -269,6 +270,8 @@ def test_dtstamp_is_last_modified_then_now_then_a_constant() -> None:
 def test_optional_properties_are_left_out_when_empty() -> None:
     lines = event_lines(render(small_programme(location="")), f"talk-a@{DOMAIN}")
     names = [line.split(":", 1)[0].split(";", 1)[0] for line in lines]
+    # LOCATION stays, the calendar's name: Giggity drops an event without one, libical an
+    # empty one (issue 29 item 9).
     assert names == [
         "BEGIN",
         "SUMMARY",
@@ -277,9 +280,11 @@ def test_optional_properties_are_left_out_when_empty() -> None:
         "DTSTAMP",
         "UID",
         "SEQUENCE",
+        "LOCATION",
         "STATUS",
         "END",
     ]
+    assert "LOCATION:Small Conf" in lines
 
 
 def test_location_is_the_room_or_the_venue_or_both() -> None:

@@ -129,7 +129,6 @@ def test_demo_is_well_formed_xml_in_the_xcal_namespace(demo_xcal: bytes) -> None
         ("prodid", [("text", "-//confsched//confsched//EN")]),
         ("version", [("text", "2.0")]),
         ("calscale", [("text", "GREGORIAN")]),
-        ("method", [("text", "PUBLISH")]),
         ("x-wr-calname", [("text", "PyTorch Conference Europe 2026")]),
         ("x-wr-timezone", [("text", "Europe/Paris")]),
     ]
@@ -200,7 +199,6 @@ def test_small_programme_exact_document() -> None:
         "      <prodid>\n        <text>-//confsched//confsched//EN</text>\n      </prodid>\n"
         "      <version>\n        <text>2.0</text>\n      </version>\n"
         "      <calscale>\n        <text>GREGORIAN</text>\n      </calscale>\n"
-        "      <method>\n        <text>PUBLISH</text>\n      </method>\n"
         "      <x-wr-calname>\n        <text>Small Conf</text>\n      </x-wr-calname>\n"
         "      <x-wr-timezone>\n        <text>Europe/Paris</text>\n      </x-wr-timezone>\n"
         "    </properties>\n"
@@ -213,7 +211,7 @@ def test_small_programme_exact_document() -> None:
         "          </dtstart>\n"
         "          <dtend>\n            <date-time>2026-06-02T08:00:00Z</date-time>\n"
         "          </dtend>\n"
-        "          <summary>\n            <text>Cancelled one</text>\n          </summary>\n"
+        "          <summary>\n            <text>Cancelled: Cancelled one</text>\n          </summary>\n"
         "          <location>\n            <text>Lyon, France</text>\n          </location>\n"
         "          <sequence>\n            <integer>0</integer>\n          </sequence>\n"
         "          <status>\n            <text>CANCELLED</text>\n          </status>\n"

@@ -188,9 +188,9 @@ def test_small_programme_exact_dialect_document() -> None:
         "      <uid>talk-a@d.example</uid>\n"
         "      <pentabarf:event-slug>talk-a</pentabarf:event-slug>\n"
         "      <pentabarf:title>Cancelled one</pentabarf:title>\n"
-        "      <dtstart>20260602T100000</dtstart>\n"
-        "      <dtend>20260602T102000</dtend>\n"
-        "      <summary>Cancelled one</summary>\n"
+        '      <dtstart tzid="Europe/Paris">20260602T100000</dtstart>\n'
+        '      <dtend tzid="Europe/Paris">20260602T102000</dtend>\n'
+        "      <summary>Cancelled: Cancelled one</summary>\n"
         "      <description />\n"
         "      <class>PUBLIC</class>\n"
         "      <status>CANCELLED</status>\n"
@@ -202,8 +202,8 @@ def test_small_programme_exact_dialect_document() -> None:
         "      <pentabarf:event-slug>talk-b</pentabarf:event-slug>\n"
         "      <pentabarf:title>Größe &amp; &lt;Emoji 🚀&gt;</pentabarf:title>\n"
         "      <pentabarf:language-code>de</pentabarf:language-code>\n"
-        "      <dtstart>20260602T100000</dtstart>\n"
-        "      <dtend>20260602T103000</dtend>\n"
+        '      <dtstart tzid="Europe/Paris">20260602T100000</dtstart>\n'
+        '      <dtend tzid="Europe/Paris">20260602T103000</dtend>\n'
         "      <summary>Keynote: Größe &amp; &lt;Emoji 🚀&gt;</summary>\n"
         "      <description>Speakers: Ada Lovelace (Royal Society), Alan Turing\n\n"
         "Line one.\n\nLine two.</description>\n"

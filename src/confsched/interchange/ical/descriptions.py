@@ -9,6 +9,11 @@ import re
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.sched.titles import KINDS
 
+# What confsched's writers put before a cancelled session's SUMMARY (iCalendar and xCal):
+# Giggity, and other apps that ignore STATUS, would list it as a session still to come. The
+# readers take it off again when STATUS is CANCELLED (`ical.events`).
+CANCELLED_PREFIX = "Cancelled: "
+
 # How a description's first line introduces the speakers, by language. Matched whatever the
 # case, before a colon (French typography puts a space before it).
 SPEAKER_LABELS: dict[str, tuple[str, ...]] = {

@@ -12,7 +12,11 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from confsched.core.errors import ParseError
 from confsched.core.text import slugify
 from confsched.core.timezones import get_zone, is_zone_name, zone_problem
-from confsched.interchange.ical.descriptions import split_description, split_kind
+from confsched.interchange.ical.descriptions import (
+    CANCELLED_PREFIX,
+    split_description,
+    split_kind,
+)
 from confsched.interchange.ical.lines import _shown_tzid, _snippet
 from confsched.interchange.identity import derived_key, unique_keys, visible
 from confsched.interchange.programme import Programme, Session, SessionSpeaker, Speaker
@@ -172,6 +176,9 @@ class _EventReader:
     def read(self, event: EventFields) -> None:
         who = describe_event(event.uid, event.summary)
         summary = html.unescape(event.summary)
+        if event.status == "CANCELLED" and summary.startswith(CANCELLED_PREFIX):
+            # What confsched's writers add for the apps that ignore STATUS: not the title.
+            summary = summary.removeprefix(CANCELLED_PREFIX).lstrip()
         kind, title = split_kind(summary)
         if not title:
             title = "Untitled event"
@@ -251,6 +258,8 @@ class _EventReader:
 
     def _room(self, written: str) -> str:
         room = written.strip().rstrip(",").strip()  # Sched: "Venue, " with no address
+        if room and room == self.programme.name:
+            return ""  # confsched's writers give the calendar's name when there is no room
         if self.location:
             if room == self.location:
                 return ""

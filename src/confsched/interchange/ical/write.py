@@ -7,9 +7,12 @@ escaping, folding at 75 octets and CRLF line endings are its job.
 Times are written in the programme's IANA zone with a TZID parameter and a matching VTIMEZONE,
 so a calendar app shows the local wall-clock time and follows daylight saving; a programme
 without an IANA zone is written in UTC. A session's links (slides, recordings) are ATTACH
-properties holding their addresses, which calendar apps list with the event. The output
-depends on the arguments only, byte for byte, so that an ETag computed from it stays stable
-between identical renders.
+properties holding their addresses, which calendar apps list with the event. Every VEVENT has
+what Giggity requires (UID, SUMMARY, LOCATION, the calendar's name without a room or venue,
+DTSTART, DTEND),
+and a cancelled session's SUMMARY opens with "Cancelled: " for the apps that ignore STATUS.
+The output depends on the arguments only, byte for byte, so that an ETag computed from it
+stays stable between identical renders.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -35,6 +38,8 @@ from icalendar import (
 )
 from icalendar.parser import Contentline
 
+from confsched.interchange.ical.descriptions import CANCELLED_PREFIX
+from confsched.interchange.ical.vtimezone import vtimezone
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
 
@@ -98,7 +103,9 @@ def render_ical(
     calendar.add("VERSION", "2.0")
     calendar.add("PRODID", PRODID)
     calendar.add("CALSCALE", "GREGORIAN")
-    calendar.add("METHOD", "PUBLISH")
+    # No METHOD: a published calendar is not an iTIP message. METHOD:PUBLISH would need an
+    # ORGANIZER in every event (RFC 5546 3.2.1; libical's iTIP check flags each file), an
+    # address confsched does not have, and that clients show as an invitation's sender.
     # RFC 7986 NAME and the de facto X-WR-CALNAME are TEXT: commas and semicolons escaped
     # (the library's calendar_name writes them raw).
     calendar.add("NAME", vText(calendar_name))
@@ -122,7 +129,7 @@ def render_ical(
         digest = hashlib.blake2b(
             repr(
                 (session.fingerprint or session, session.sequence, session.last_modified,
-                 programme.location, zone, uid_domain, url, now,
+                 programme.location, calendar_name, zone, uid_domain, url, now,
                  [_shown(speakers.get(b.speaker_key)) for b in session.speakers], mine)
             ).encode(),
             digest_size=20,
@@ -132,21 +139,20 @@ def render_ical(
             values = event_values(
                 session, programme=programme, zone=zone, speakers=speakers,
                 uid_domain=uid_domain, url=url, now=now, personal=mine,
+                calendar_name=calendar_name,
             )  # fmt: skip
             text = memo[digest] = vevent_bytes(values)
         events.append(text)
     if scheduled:
-        # Bounded to whole years around the sessions: the library's default (1970-2038) lists
-        # every transition since 1970, and year bounds keep the block unchanged when a session
-        # moves within the year. The zones come from one event: all are written in one zone.
-        starts = [s.starts_at.astimezone(zone) for s in scheduled if s.starts_at]
-        local_years = [start.year for start in starts]
+        # One definition per zone that holds for every date (ical/vtimezone.py): readers such
+        # as vobject keep the first VTIMEZONE of a TZID for every calendar they read after it.
+        # The zones come from one event: all are written in one zone.
+        first = scheduled[0].starts_at
+        assert first is not None
         probe = Calendar()
-        probe.add_component(Event(dtstart=vDDDTypes(starts[0])))
-        probe.add_missing_timezones(
-            first_date=date(min(local_years), 1, 1), last_date=date(max(local_years) + 1, 1, 1)
-        )
-        calendar.subcomponents.extend(probe.timezones)
+        probe.add_component(Event(dtstart=vDDDTypes(first.astimezone(zone))))
+        if probe.get_missing_tzids() and (timezone := vtimezone(zone, first.year)) is not None:
+            calendar.add_component(timezone)
     # The calendar with its zones, then the events before its closing line: what to_ical() of
     # the calendar holding them all writes, the events being its last components.
     head = to_ical_bytes(calendar)
@@ -221,9 +227,10 @@ def event_values(
     url: str | None,
     now: datetime | None,
     personal: Personal | None = None,
+    calendar_name: str = "",
 ) -> dict[str, Any]:
     """One session's VEVENT as the values `Event.new` takes, plus its `attachments` and
-    `alarm_minutes`."""
+    `alarm_minutes`. LOCATION is the room and the venue, else `calendar_name`."""
     assert session.starts_at is not None  # only scheduled sessions get here
     starts_at = session.starts_at.astimezone(zone)
     ends_at = session.ends_at.astimezone(zone) if session.ends_at else starts_at
@@ -232,7 +239,7 @@ def event_values(
         if session.last_modified is not None
         else None
     )
-    location = ", ".join(part for part in (session.room, programme.location) if part)
+    location = calendar_location(session, programme.location, calendar_name)
     description = calendar_description(session, speakers)
     status = "CANCELLED" if session.is_cancelled else "CONFIRMED"
     if personal is not None:
@@ -246,9 +253,9 @@ def event_values(
         "stamp": last_modified or now or FALLBACK_DTSTAMP,
         "start": starts_at,
         "end": ends_at,
-        "summary": f"{session.kind}: {session.title}" if session.kind else session.title,
+        "summary": calendar_summary(session),
         "description": description or None,
-        "location": location or None,
+        "location": location,
         "categories": [session.track] if session.track else (),
         "url": url,
         "sequence": session.sequence,
@@ -266,7 +273,10 @@ def library_event(values: dict[str, Any]) -> Event:
     fields = dict(values)
     attachments = fields.pop("attachments")
     minutes = fields.pop("alarm_minutes")
+    location = fields.pop("location")
     event = Event.new(**fields)
+    if location is not None:  # Event.new leaves an empty one out
+        event.add("LOCATION", location)
     for address in attachments:
         event.add("ATTACH", address)
     if minutes:
@@ -305,7 +315,7 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
         lines.append(_line("DESCRIPTION", vText(values["description"])))
     if values["last_modified"]:
         lines.append(_line("LAST-MODIFIED", vDDDTypes(values["last_modified"])))
-    if values["location"]:
+    if values["location"] is not None:
         lines.append(_line("LOCATION", vText(values["location"])))
     lines.append(_line("STATUS", vText(values["status"])))
     if values["url"]:
@@ -319,6 +329,20 @@ def vevent_bytes(values: dict[str, Any]) -> bytes:
 
 def _line(name: str, value: Any) -> str:
     return Contentline.from_parts(name, value.params, value)
+
+
+def calendar_location(session: Session, venue: str, calendar_name: str) -> str:
+    """LOCATION (iCalendar and RFC 6321 xCal): "Room, Venue", the room, the venue, else the
+    calendar's name. Never left out (Giggity drops an event without one) nor empty (libical
+    drops an empty one, as a property without a value); the readers take the calendar's name
+    for no room (`ical.events`)."""
+    return ", ".join(part for part in (session.room, venue) if part) or calendar_name
+
+
+def calendar_summary(session: Session) -> str:
+    """SUMMARY (iCalendar and xCal): "Kind: Title", opened by "Cancelled: " when cancelled."""
+    summary = f"{session.kind}: {session.title}" if session.kind else session.title
+    return f"{CANCELLED_PREFIX}{summary}" if session.is_cancelled else summary
 
 
 def calendar_description(session: Session, speakers: dict[str, Speaker]) -> str:

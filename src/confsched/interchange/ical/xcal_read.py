@@ -5,8 +5,9 @@ Reading: both forms, by the same rules as the iCalendar reader
 (`confsched.interchange.ical.read`), for what these writers produce and what other xCal
 writers commonly do: <date-time> in UTC, with a tzid parameter (an IANA name) or floating,
 <date> for all-day events, <duration>, several <text> in <categories>, <attendee> with a cn
-parameter as a speaker; in the dialect, times as "20260407T114500" (floating: read in
-x-wr-timezone, else the zone given for floating times) or with a trailing "Z" (UTC). The XML
+parameter as a speaker; in the dialect, times as "20260407T114500" in the zone of a tzid
+attribute, else floating (read in x-wr-timezone, else the zone given for floating times), or
+with a trailing "Z" (UTC). The XML
 goes through `documents.read_xml` (defusedxml: no entity expansion, no external DTD; an unknown
 declared encoding is refused).
 """
@@ -192,9 +193,14 @@ def _dialect_event(vevent: ET.Element, *, source: str) -> EventFields:
                 source=source,
             )
         assert match is not None
+        # A zone named as an attribute (<dtstart tzid="Europe/Paris">, as confsched and
+        # Giggity write and read it) is the time's, as a TZID parameter in iCalendar.
+        element = next(c for c in vevent if not _namespace(c.tag) and _local(c.tag).lower() == name)
+        tzid = element.get("tzid", element.get("TZID", "")).strip()
         value = TimeValue(
             value=moment.replace(tzinfo=UTC) if match[7] else moment,
-            text=f"<{name}>{written}</{name}>",
+            tzid=tzid,
+            text=f"<{name}{f' tzid={tzid!r}' if tzid else ''}>{written}</{name}>",
         )
         if name == "dtstart":
             fields.start = value

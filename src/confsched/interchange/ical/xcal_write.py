@@ -5,20 +5,23 @@ The frab/pentabarf dialect is what frab and pretalx serve as `schedule.xcal` and
 apps read (Giggity's xCal reader): a root <iCalendar> declaring the prefixes xCal
 ("urn:ietf:params:xml:ns:xcal") and pentabarf, its elements in no namespace, one <vevent> per
 session whose properties are flat elements holding their text (<uid>, <summary>,
-<dtstart>20260407T114500</dtstart> in the event's wall-clock time, <location> the room alone,
-<attendee> a speaker's name). Giggity drops an event that lacks any of uid, summary, location,
-dtstart and dtend, so all five are always written. `render_pentabarf` writes it.
+<dtstart tzid="Europe/Paris">20260407T114500</dtstart> in the event's wall-clock time and
+zone, <location> the room alone, <attendee> a speaker's name). Giggity drops an event that
+lacks any of uid, summary, location, dtstart and dtend, so all five are always written.
+`render_pentabarf` writes it.
 
 RFC 6321 is the standard form: `<icalendar xmlns="urn:ietf:params:xml:ns:icalendar-2.0">
-<vcalendar>` with the calendar's <properties> (prodid, version, calscale, method, x-wr-calname,
+<vcalendar>` with the calendar's <properties> (prodid, version, calscale, x-wr-calname,
 x-wr-timezone) and one <vevent> per session in <components>. `render` writes it.
 
 Both carry the iCalendar feed's values (`ical.write`): UID "{key}@{uid_domain}",
-SUMMARY "Kind: Title", DESCRIPTION the speakers line, a blank line and the abstract,
+SUMMARY "Kind: Title" ("Cancelled: Kind: Title" for a cancelled session, which Giggity shows
+as it ignores STATUS), DESCRIPTION the speakers line, a blank line and the abstract,
 CATEGORIES (the dialect: <category>) the track, ATTACH (a uri) each of its links. RFC 6321
-LOCATION is "Room, {location}" as in the feed. Its times are UTC date-times
-("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE component (whose
-XML form few readers handle); the programme's zone travels in x-wr-timezone (in both forms).
+LOCATION is "Room, {location}" as in the feed, the calendar's name without either. Its times
+are UTC date-times ("2026-04-07T07:45:00Z"), which RFC 6321 allows and which need no VTIMEZONE
+component (whose XML form few readers handle); the programme's zone travels in x-wr-timezone
+(in both forms) and, in the dialect, in each time's tzid attribute.
 Sessions without a start, or flagged for review, are left out; cancelled ones are kept with
 STATUS CANCELLED so that calendars drop them. The output depends on the arguments only, byte
 for byte.
@@ -32,7 +35,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import quote, urlsplit
 
-from confsched.interchange.ical.write import FALLBACK_DTSTAMP, PRODID, calendar_description
+from confsched.interchange.ical.write import (
+    FALLBACK_DTSTAMP,
+    PRODID,
+    calendar_description,
+    calendar_location,
+    calendar_summary,
+)
 from confsched.interchange.ical.xcal_read import (
     DIALECT_XCAL_NAMESPACE,
     NAMESPACE,
@@ -71,7 +80,7 @@ def render(
     _add(properties, "prodid", "text", PRODID)
     _add(properties, "version", "text", "2.0")
     _add(properties, "calscale", "text", "GREGORIAN")
-    _add(properties, "method", "text", "PUBLISH")
+    # No method, as in the iCalendar feed (`ical.write`): PUBLISH would need an organizer.
     _add(properties, "x-wr-calname", "text", programme.name or slug)
     if programme.timezone:
         _add(properties, "x-wr-timezone", "text", programme.timezone)
@@ -82,7 +91,7 @@ def render(
     for session in _scheduled(programme):
         components.append(ET.Comment(slots.slot(len(wanted))))
         context = (
-            programme.location, billed(session.speakers, speakers),
+            (programme.location, programme.name or slug), billed(session.speakers, speakers),
             f"{session.key}@{domain}" if domain else session.key,
             _session_url(session, slug=slug, base_url=base_url, url_for=url_for), now,
         )  # fmt: skip
@@ -92,9 +101,12 @@ def render(
 
 def render_vevent(session: Session, context: Context) -> bytes:
     """One session's RFC 6321 <vevent>, indented as it stands under <components>."""
-    location, billing, uid, url, now = context
+    (location, calendar_name), billing, uid, url, now = context
     speakers = {key: speaker for key, speaker in billing if speaker is not None}
-    vevent = _event(session, location=location, speakers=speakers, uid=uid, url=url, now=now)
+    vevent = _event(
+        session, location=location, calendar_name=calendar_name, speakers=speakers, uid=uid,
+        url=url, now=now,
+    )  # fmt: skip
     return _piece(vevent, level=3)
 
 
@@ -121,8 +133,10 @@ def render_pentabarf(
     """The programme's scheduled sessions in the frab/pentabarf xCal dialect (Giggity's), UTF-8
     with a declaration; UIDs and URLs as `render` makes them; each <vevent> asked of `keep`.
 
-    Times are the wall-clock time in the programme's zone (named in x-wr-timezone), as frab and
-    pretalx write them; a programme without a zone is written in UTC, with a trailing "Z".
+    Times are the wall-clock time in the programme's zone, as frab and pretalx write them,
+    and name it: in x-wr-timezone and in a tzid attribute of <dtstart> and <dtend> (Giggity
+    reads it; without it a reader takes the times as floating, in its own zone). A programme
+    without a zone is written in UTC, with a trailing "Z".
     """
     domain = uid_domain or urlsplit(base_url).hostname or ""
     zone = programme_zone(programme.timezone) if programme.timezone else None
@@ -165,9 +179,14 @@ def render_flat_vevent(session: Session, context: Context) -> bytes:
     _flat(vevent, "pentabarf:title", session.title)
     if session.language:
         _flat(vevent, "pentabarf:language-code", session.language)
-    _flat(vevent, "dtstart", _wall_clock(session.starts_at, zone))
-    _flat(vevent, "dtend", _wall_clock(session.ends_at or session.starts_at, zone))
-    _flat(vevent, "summary", f"{session.kind}: {session.title}" if session.kind else session.title)
+    for tag, moment in (("dtstart", session.starts_at), ("dtend", session.ends_at)):
+        _flat(vevent, tag, _wall_clock(moment or session.starts_at, zone))
+        if zone is not None:
+            # The zone as the dialect's readers take it, the iCalendar parameter as an
+            # attribute (Giggity: <dtstart tzid="…">): without it they read floating times in
+            # the phone's zone.
+            vevent[-1].set("tzid", str(zone))
+    _flat(vevent, "summary", calendar_summary(session))
     _flat(vevent, "description", calendar_description(session, speakers))
     _flat(vevent, "class", "PUBLIC")
     _flat(vevent, "status", "CANCELLED" if session.is_cancelled else "CONFIRMED")
@@ -219,6 +238,7 @@ def _event(
     session: Session,
     *,
     location: str,
+    calendar_name: str,
     speakers: dict[str, Speaker],
     uid: str,
     url: str,
@@ -236,12 +256,10 @@ def _event(
     _add(properties, "dtstamp", "date-time", _stamp(last_modified or now or FALLBACK_DTSTAMP))
     _add(properties, "dtstart", "date-time", _stamp(session.starts_at))
     _add(properties, "dtend", "date-time", _stamp(session.ends_at or session.starts_at))
-    summary = f"{session.kind}: {session.title}" if session.kind else session.title
-    _add(properties, "summary", "text", summary)
+    _add(properties, "summary", "text", calendar_summary(session))
     if description := calendar_description(session, speakers):
         _add(properties, "description", "text", description)
-    if place := ", ".join(part for part in (session.room, location) if part):
-        _add(properties, "location", "text", place)
+    _add(properties, "location", "text", calendar_location(session, location, calendar_name))
     if session.track:
         _add(properties, "categories", "text", session.track)
     if url:
