@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from confsched.agenda import alerts
 from confsched.programme.models import Event
+from confsched.web.site.feeds import in_page_language
 
 register = template.Library()
 
@@ -27,5 +28,5 @@ def alert_settings(context: template.Context, event: Event) -> dict[str, Any]:
     return {
         "is_on": bool(subscription and subscription.is_on),
         "has_email": bool(user.email),
-        "feed_url": request.build_absolute_uri(feed_path),
+        "feed_url": request.build_absolute_uri(in_page_language(feed_path, event)),
     }
