@@ -117,6 +117,14 @@ def test_the_import_page_shows_the_form(staff: Client, event: Event) -> None:
     assert 'name="files"' in page and 'name="url"' in page and "Preview" in page
 
 
+def test_the_preview_counts_the_version_in_the_persons_language(
+    staff: Client, event: Event
+) -> None:
+    staff.cookies["confsched_language"] = "fr"
+    page = staff.post(url(event), {"action": "preview", "files": uploads()}).content.decode()
+    assert "Version 1 du programme : 29 sessions ajoutées." in page
+
+
 def test_the_preview_shows_the_commands_report_and_writes_nothing(
     staff: Client, event: Event, _data_dir: Path
 ) -> None:

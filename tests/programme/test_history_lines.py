@@ -9,9 +9,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from django.utils import translation
 
 from confsched.programme.changes import change_facts, say, seen_by_public
-from confsched.programme.history import change_lines, summary_of
+from confsched.programme.history import change_lines, summary_in_language, summary_of
 from confsched.programme.models import Change, Event, Session
 
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
@@ -107,7 +108,7 @@ def test_attendees_read_only_what_was_public_at_the_version() -> None:
         ("New room", "/conf/sessions/moved/"),
         ("New room", "/conf/sessions/older/"),
     ]
-    assert summary_of(line.kind for line in lines) == "1 added, 1 withdrawn, 2 new room"
+    assert summary_of(line.kind for line in lines) == "1 added, 1 withdrawn, 2 new rooms"
 
 
 def test_the_team_reads_every_change_marked_whether_attendees_read_it() -> None:
@@ -144,3 +145,20 @@ def test_flagging_a_published_session_alone_makes_a_version(demo_event, demo_pro
     back = load_programme(demo_event, demo_programme).version
     assert back is not None
     assert [c.facts["public"]["after"] for c in back.changes.all()] == [True]
+
+
+def test_a_stored_summary_is_said_again_in_the_active_language() -> None:
+    """ScheduleVersion.summary is English (and was "2 new room" before phrases had plurals):
+    pages without the version's changes at hand say it in the reader's language."""
+    with translation.override("fr"):
+        assert summary_in_language("29 added") == "29 sessions ajoutées"
+        assert summary_in_language("1 cancelled, 2 new room") == (
+            "1 session annulée, 2 nouvelles salles"
+        )
+    with translation.override("de"):
+        assert summary_in_language("1 new time, 2 new rooms, 1 speakers changed") == (
+            "1 neue Zeit, 2 neue Räume, 1 Änderung der Vortragenden"
+        )
+        # What it does not know stays as stored.
+        assert summary_in_language("3 moved about") == "3 moved about"
+        assert summary_in_language("") == ""

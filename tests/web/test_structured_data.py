@@ -109,12 +109,40 @@ def test_an_import_that_moves_a_session_makes_it_rescheduled(
     )
 
 
-def test_place_has_the_events_address_or_is_left_out(client: Client, demo_event: Event) -> None:
+def test_the_place_is_the_room_with_the_events_address(client: Client, demo_event: Event) -> None:
     assert json_ld(client)["location"] == {
         "@type": "Place",
         "name": "Founders Cafe",
         "address": "Paris, France",
     }
+
+
+def test_without_an_address_the_place_is_still_the_room(client: Client, demo_event: Event) -> None:
+    """Google's Event results require a location: the room is one even with no address known."""
     demo_event.location = ""
     demo_event.save()
-    assert "location" not in json_ld(client)
+    assert json_ld(client)["location"] == {"@type": "Place", "name": "Founders Cafe"}
+
+
+def test_a_session_without_a_room_is_at_the_venue_or_the_event(
+    client: Client, demo_event: Event
+) -> None:
+    Session.objects.filter(event=demo_event, key=TORCHJD).update(room=None)
+    assert json_ld(client)["location"] == {
+        "@type": "Place",
+        "name": "Paris, France",
+        "address": "Paris, France",
+    }
+    demo_event.location = ""
+    demo_event.save()
+    assert json_ld(client)["location"] == {"@type": "Place", "name": demo_event.name}
+
+
+def test_the_description_is_the_abstract_as_plain_text(client: Client, demo_event: Event) -> None:
+    Session.objects.filter(event=demo_event, key=TORCHJD).update(
+        abstract="## Why\n\nJacobian descent **without** the [paper](https://example.org/p).\n\n"
+        "- one\n- two `torch.autograd`"
+    )
+    assert json_ld(client)["description"] == (
+        "Why Jacobian descent without the paper. one two torch.autograd"
+    )

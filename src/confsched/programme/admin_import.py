@@ -27,6 +27,7 @@ from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS
 from confsched.programme.access import can
+from confsched.programme.history import summary_in_language
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
 from confsched.programme.semantic import has_extra
@@ -301,6 +302,7 @@ def _page(
         "original": event,
         "form": form,
         "report": report,
+        "summary": summary_in_language(report.version.summary) if report and report.version else "",
         "error": error,
         "token": token,
         "names": names or [],

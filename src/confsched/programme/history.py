@@ -11,12 +11,14 @@ whether attendees read it too.
 
 from __future__ import annotations
 
+import functools
 import zoneinfo
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy
 
 from confsched.programme.changes import ADDED, say, source_label
 from confsched.programme.models import Change, ChangeKind, ScheduleVersion, Session
@@ -28,6 +30,32 @@ WITHDRAWN_LABEL = gettext_noop("Withdrawn")
 WITHDRAWN_WORDS = gettext_noop("withdrawn from the programme")
 # The order kinds are counted in a summary: ChangeKind's, a withdrawal beside an addition.
 SUMMARY_ORDER = (ADDED, WITHDRAWN, *(kind.value for kind in ChangeKind if kind != ADDED))
+# Each kind counted, as a whole phrase with its plural: the label alone ("New room") takes no
+# number in French or German ("28 ajoutée", "1 neue zeit").
+_COUNTED = {
+    ADDED: ngettext_lazy("%(count)s added", "%(count)s added", "count"),
+    WITHDRAWN: ngettext_lazy("%(count)s withdrawn", "%(count)s withdrawn", "count"),
+    ChangeKind.CANCELLED.value: ngettext_lazy(
+        "%(count)s cancelled", "%(count)s cancelled", "count"
+    ),
+    ChangeKind.RESTORED.value: ngettext_lazy(
+        "%(count)s back in the programme", "%(count)s back in the programme", "count"
+    ),
+    ChangeKind.RETIMED.value: ngettext_lazy("%(count)s new time", "%(count)s new times", "count"),
+    ChangeKind.MOVED.value: ngettext_lazy("%(count)s new room", "%(count)s new rooms", "count"),
+    ChangeKind.RETITLED.value: ngettext_lazy(
+        "%(count)s new title", "%(count)s new titles", "count"
+    ),
+    ChangeKind.REDESCRIBED.value: ngettext_lazy(
+        "%(count)s new description", "%(count)s new descriptions", "count"
+    ),
+    ChangeKind.SPEAKERS.value: ngettext_lazy(
+        "%(count)s speakers changed", "%(count)s speakers changed", "count"
+    ),
+    ChangeKind.DETAILS.value: ngettext_lazy(
+        "%(count)s details changed", "%(count)s details changed", "count"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -106,11 +134,41 @@ def change_lines(
 
 
 def summary_of(kinds: Iterable[str]) -> str:
-    """'1 new room, 2 added': the kinds counted, in the active language; "" for none."""
+    """'2 added, 1 new room': the kinds counted, in the active language; "" for none. Said
+    from the changes each time it is shown, so every version reads in the reader's language
+    (ScheduleVersion.summary keeps the English, for the admin and the command line)."""
     counts = Counter(kinds)
     return ", ".join(
-        f"{counts[kind]} {kind_label(kind).lower()}" for kind in SUMMARY_ORDER if counts[kind]
+        _COUNTED[kind] % {"count": counts[kind]} for kind in SUMMARY_ORDER if counts[kind]
     )
+
+
+@functools.cache
+def _english_phrases() -> dict[str, str]:
+    """Each kind's counted phrase in English, singular and plural, and as summaries said it
+    before phrases had plurals ("2 new room"): the kind it names."""
+    phrases: dict[str, str] = {}
+    with translation.override("en"):
+        for kind in SUMMARY_ORDER:
+            for count in (1, 2):
+                phrases[(_COUNTED[kind] % {"count": count}).split(" ", 1)[1]] = kind
+            phrases.setdefault(kind_label(kind).lower(), kind)
+    return phrases
+
+
+def summary_in_language(summary: str) -> str:
+    """A stored English summary (ScheduleVersion.summary, "29 added, 1 new room") said again in
+    the active language, for pages that show a version without its changes at hand (the
+    admin's import preview, whose changes were rolled back, and the draft page). A part it does
+    not know leaves the summary as it was stored."""
+    phrases = _english_phrases()
+    kinds: list[str] = []
+    for part in summary.split(", ") if summary else []:
+        count, _, phrase = part.partition(" ")
+        if not count.isdigit() or phrase not in phrases:
+            return summary
+        kinds += [phrases[phrase]] * int(count)
+    return summary_of(kinds)
 
 
 def version_entry(

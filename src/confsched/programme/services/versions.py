@@ -130,7 +130,8 @@ def record_version(
 ) -> ScheduleVersion:
     """A new version holding `changes`, numbered after the event's last one."""
     last = ScheduleVersion.objects.filter(event=event).aggregate(models.Max("number"))
-    summary = summary_of(change.kind for change in changes)
+    with translation.override("en"):  # a record, whoever's language the edit came in
+        summary = summary_of(change.kind for change in changes)
     version = ScheduleVersion.objects.create(
         event=event, number=(last["number__max"] or 0) + 1, source=source[:300],
         summary=summary, by=by[:150], name=name[:200],

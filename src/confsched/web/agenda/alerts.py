@@ -9,11 +9,12 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from confsched.agenda import alerts
-from confsched.web.site.feeds import versions_feed
+from confsched.web.site.feeds import use_feed_language, versions_feed
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.private import keep_private
 
@@ -61,10 +62,13 @@ def alerts_feed(request: HttpRequest, event: str, token: str) -> HttpResponse:
     links = alerts.links_for_alert_feed(event_row, token)
     if links is None:
         raise Http404("No such feed")
+    language = use_feed_language(request, event_row)
     agenda_url = request.build_absolute_uri(reverse("web:agenda", kwargs={"event": event_row.slug}))
     response = versions_feed(
-        request, event_row, title=f"{event_row.name}: changes to my sessions", link=agenda_url,
-        description=f"Changes to the sessions I starred at {event_row.name}",
+        request, event_row, link=agenda_url, language=language,
+        title=gettext("%(event)s: changes to my sessions") % {"event": event_row.name},
+        description=gettext("Changes to the sessions I starred at %(event)s")
+        % {"event": event_row.name},
         entries=(
             (
                 version,

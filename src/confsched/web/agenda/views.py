@@ -34,6 +34,7 @@ from confsched.programme.queries import Outline
 from confsched.web.agenda import kept, seats, stars
 from confsched.web.agenda.reminders import panel_context
 from confsched.web.site.calendars import calendar_response, event_etag
+from confsched.web.site.feeds import in_page_language
 from confsched.web.site.fragments import attach_cards, attach_star_urls, kept_stars
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
@@ -195,7 +196,12 @@ def _person_agenda(
             "is_on": bool(person.alerts and person.alerts.is_on),
             "has_email": bool(user.email),
             "feed_url": request.build_absolute_uri(
-                reverse("web:alerts_feed", kwargs={"event": event.slug, "token": links.feed_token})
+                in_page_language(
+                    reverse(
+                        "web:alerts_feed", kwargs={"event": event.slug, "token": links.feed_token}
+                    ),
+                    event,
+                )
             ),
         },
     )

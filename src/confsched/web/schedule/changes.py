@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_safe
 
 from confsched.agenda import seat_changes
@@ -18,7 +18,7 @@ from confsched.programme.history import history
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
 from confsched.web.site.calendars import event_etag
-from confsched.web.site.feeds import versions_feed
+from confsched.web.site.feeds import in_page_language, use_feed_language, versions_feed
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.zones import viewer_zone
 
@@ -55,6 +55,9 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
     response = event_page(
         request, "confsched/changes.html", event=event_row, viewer=viewer, versions=entries,
         nav="changes", for_team=for_team, shared=not for_team, seats_log=seats_log,
+        feed_url=in_page_language(
+            reverse("web:changes_feed", kwargs={"event": event_row.slug}), event_row
+        ),
     )  # fmt: skip
     return kept_by_nobody(response) if for_team else response
 
@@ -62,21 +65,26 @@ def changes(request: HttpRequest, event: str) -> HttpResponse:
 @require_safe
 def changes_feed(request: HttpRequest, event: str) -> HttpResponse:
     """Atom: one entry per version, so feed readers and bots hear of every change. Feed readers
-    sign in nowhere: the feed is the public history, for everyone, in the event's zone."""
+    sign in nowhere: the feed is the public history, for everyone, in the event's zone, in the
+    language `?lang=` names (the change log links it so) or the page's."""
     event_row = event_or_404(event)
+    language = use_feed_language(request, event_row)
     page_url = request.build_absolute_uri(reverse("web:changes", kwargs={"event": event_row.slug}))
     versions = queries.versions_with_changes(event_row)
+    named = {"event": event_row.name}
     response = versions_feed(
-        request, event_row, title=f"{event_row.name}: schedule changes", link=page_url,
-        description=f"What changed in the programme of {event_row.name}",
+        request, event_row, title=gettext("%(event)s: schedule changes") % named,
+        link=page_url, language=language,
+        description=gettext("What changed in the programme of %(event)s") % named,
         entries=(
             (
                 entry.version,
-                f"Version {entry.version.number}: {entry.summary}",
+                gettext("Version %(number)s: %(summary)s")
+                % {"number": entry.version.number, "summary": entry.summary},
                 [f"{line.title}: {line.words}" for line in entry.lines],
             )
             for entry in history(versions, for_team=False, zone=event_row.zone)
         ),
     )  # fmt: skip
-    response["ETag"] = f'"{event_etag(event_row, "atom")}"'
+    response["ETag"] = f'"{event_etag(event_row, "atom", language)}"'
     return response

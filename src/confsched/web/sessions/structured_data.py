@@ -6,11 +6,23 @@ import json
 from typing import Any
 
 from confsched.programme.models import Event, Session
+from confsched.web.site.rich_text import plain_text
 
 _STATUS = "https://schema.org/"
 
 # Characters that could end a <script> element or start markup, escaped as JSON allows.
 _ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def session_place(session: Session, *, event: Event) -> dict[str, str]:
+    """Where the session is, as a schema.org Place: Google's Event results require a location,
+    so there is always one. Named for the room; a session without a room is at the event's
+    venue (its location), else at the event itself. The address only when the event has one."""
+    name = session.room.name if session.room else ""
+    place = {"@type": "Place", "name": name or event.location or event.name}
+    if event.location:
+        place["address"] = event.location
+    return place
 
 
 def session_json_ld(session: Session, *, event: Event, url: str) -> str:
@@ -19,7 +31,8 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
         "@context": "https://schema.org",
         "@type": "Event",
         "name": session.full_title,
-        "description": session.abstract,
+        # Consumers read description as text: the abstract as its Markdown reads, not its marks.
+        "description": plain_text(session.abstract),
         "url": url,
         "eventStatus": _STATUS + "EventScheduled",
         "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
@@ -34,13 +47,7 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
     elif (first := session.first_starts_at) is not None and session.starts_at != first:
         data["eventStatus"] = _STATUS + "EventRescheduled"
         data["previousStartDate"] = first.astimezone(event.zone).isoformat()
-    # schema.org's consumers require a Place's address: without one known, no Place at all.
-    if event.location:
-        data["location"] = {
-            "@type": "Place",
-            "name": session.room.name if session.room else event.location,
-            "address": event.location,
-        }
+    data["location"] = session_place(session, event=event)
     performers = []
     for link in session.speaker_links.all():
         person: dict[str, Any] = {"@type": "Person", "name": link.speaker.name}

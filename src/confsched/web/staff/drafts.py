@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from confsched.core.errors import DraftError
 from confsched.core.numbers import INTEGER_MAX, parse_count
 from confsched.programme.changes import source_label
+from confsched.programme.history import summary_in_language
 from confsched.programme.models import Event
 from confsched.programme.rights import Right
 from confsched.programme.services import (
@@ -86,7 +87,11 @@ def draft(request: HttpRequest, event: str) -> HttpResponse:
         request, "confsched/draft.html", event=found, status=status, problem=problem,
         draft=twin, preview=preview, since=since, seen=last_version_number(found),
         since_versions=[
-            {"version": version, "source": source_label(version.source, for_team=True)}
+            {
+                "version": version,
+                "source": source_label(version.source, for_team=True),
+                "summary": summary_in_language(version.summary),
+            }
             for version in (since.versions if since else [])
         ],
         waiting=draft_sessions_waiting(twin) if twin else 0,
