@@ -200,6 +200,26 @@ def test_an_event_with_nothing_published_says_so_and_its_addresses_answer(client
     assert b"<event " not in b"".join(xml.streaming_content if xml.streaming else [xml.content])
 
 
+def test_the_team_is_told_a_draft_reaches_these_addresses_once_released(
+    client: Client, demo_event: Event
+) -> None:
+    from django.contrib.auth.models import User
+
+    from confsched.programme.services import start_draft
+    from tests.teams import on_team
+
+    start_draft(demo_event)
+    notice = (
+        f'<p class="notice">This event has a <a href="{BASE}draft/">draft</a>: its changes '
+        "reach these addresses only once it is released.</p>"
+    )
+    assert notice not in _page(client)  # a visitor
+    client.force_login(on_team(User.objects.create_user("ed", password="pw"), "editor"))
+    response = client.get(PAGE)
+    assert notice in response.content.decode()
+    assert response["Cache-Control"] == "private, no-store"
+
+
 def test_a_published_event_has_no_notice(client: Client, demo_event: Event) -> None:
     assert 'class="notice"' not in _page(client)
 

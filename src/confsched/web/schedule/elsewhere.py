@@ -21,6 +21,8 @@ from django.views.decorators.http import require_safe
 from confsched.interchange.formats import WRITERS
 from confsched.programme import queries
 from confsched.programme.models import Session
+from confsched.programme.services import draft_for
+from confsched.web.schedule.changes import is_team, kept_by_nobody
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.qr import qr_svg
 
@@ -128,7 +130,7 @@ def _files(request: HttpRequest, slug: str) -> list[tuple[ExportFile, str, Addre
 @require_safe
 def elsewhere(request: HttpRequest, event: str) -> HttpResponse:
     """Every address for calendars, apps and programs, absolute, with what reads it; an event
-    with nothing published yet says so above them."""
+    with nothing published yet says so above them, and so does a draft to the team."""
     event_row = event_or_404(event)
     slug = event_row.slug
     ics = absolute(request, reverse("web:event_calendar", args=[slug]))
@@ -143,8 +145,12 @@ def elsewhere(request: HttpRequest, event: str) -> HttpResponse:
         if getattr(version, "has_programme", False):  # else its exports cannot be rebuilt
             version_files = export_files(slug, number=version.number)
     api_event = reverse("api-v1:api-root") + f"events/{quote(slug)}"
-    return event_page(
-        request, "confsched/elsewhere.html", event=event_row, nav="elsewhere", shared=True,
+    # The team is told that a draft stays off these addresses until released; no cache keeps
+    # their page.
+    for_team = is_team(request, event_row)
+    response = event_page(
+        request, "confsched/elsewhere.html", event=event_row, nav="elsewhere",
+        shared=not for_team, has_draft=for_team and draft_for(event_row) is not None,
         is_published=Session.objects.filter(event=event_row).published().exists(),
         webcal=_address("webcal", webcal(ics), with_qr=True),
         ics=_address("ics", ics),
@@ -155,3 +161,4 @@ def elsewhere(request: HttpRequest, event: str) -> HttpResponse:
         api_event=_address("api-event", absolute(request, api_event)),
         version=version, version_page=version_page, version_files=version_files,
     )  # fmt: skip
+    return kept_by_nobody(response) if for_team else response
