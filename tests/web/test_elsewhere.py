@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import segno
 from django.test import Client, override_settings
 
 from confsched.interchange.formats import WRITERS
@@ -19,6 +20,7 @@ from confsched.web.schedule.elsewhere import DESCRIPTIONS, export_files
 from confsched.web.site.qr import qr_svg
 from tests.conftest import DEMO_SLUG
 from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
+from tests.web.test_qr import _modules
 
 pytestmark = pytest.mark.django_db
 
@@ -144,6 +146,16 @@ def test_each_qr_code_is_made_from_exactly_the_address_shown(
         "<title>QR code of webcal://testserver/pytorch-conference-europe-2026/schedule.ics</title>"
         in codes[0]
     )
+    # And the modules drawn are those of a full QR code of exactly that address.
+    for svg, field in zip(codes, ("webcal", "giggity"), strict=True):
+        expected = segno.make_qr(fields[field], error="m")
+        assert not expected.is_micro
+        assert _modules(svg) == {
+            (column + 4, row + 4)  # the quiet zone of 4 modules
+            for row, line in enumerate(expected.matrix)
+            for column, value in enumerate(line)
+            if value
+        }
 
 
 @pytest.mark.parametrize(
