@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 
-NAV = ["Schedule", "Grid", "Now", "Search", "Speakers", "My agenda", "Plan", "Changes"]
+NAV = ["Schedule", "Grid", "Now", "Search", "Speakers", "My agenda", "Plan", "Changes",
+       "Calendar & apps"]  # fmt: skip
 
 
 @pytest.fixture

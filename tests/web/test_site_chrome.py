@@ -283,7 +283,7 @@ def test_every_event_page_is_in_the_navigation(
         for href, text in [
             ("", "Schedule"), ("grid/", "Grid"), ("now/", "Now"), ("search/", "Search"),
             ("speakers/", "Speakers"), ("agenda/", "My agenda"), ("plan/", "Plan"),
-            ("changes/", "Changes"),
+            ("changes/", "Changes"), ("elsewhere/", "Calendar & apps"),
         ]
     ]  # fmt: skip
 

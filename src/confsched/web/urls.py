@@ -13,7 +13,7 @@ from confsched.web.agenda import alerts, favourites, people, plan, seats
 from confsched.web.agenda import feedback as attendee_feedback
 from confsched.web.agenda import reminders as agenda_reminders
 from confsched.web.agenda import views as agenda
-from confsched.web.schedule import changes, exports, search, versions
+from confsched.web.schedule import changes, elsewhere, exports, search, versions
 from confsched.web.schedule import views as schedule
 from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
@@ -47,6 +47,8 @@ urlpatterns = [
     path("<slug:event>/changes/", changes.changes, name="changes"),
     path("<slug:event>/changes.atom", changes.changes_feed, name="changes_feed"),
     path("<slug:event>/schedule.<str:extension>", exports.export, name="export"),
+    # Every address for calendars, phone apps and programs, on one page.
+    path("<slug:event>/elsewhere/", elsewhere.elsewhere, name="elsewhere"),
     # Every version stays readable: its programme and changes, and its exports.
     path("<slug:event>/v/<int:number>/", versions.version_page, name="version"),
     path(

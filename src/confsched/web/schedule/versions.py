@@ -27,6 +27,7 @@ from confsched.programme.models import Event, ScheduleVersion, VersionSnapshot
 from confsched.programme.services.export import render_programme
 from confsched.programme.services.snapshots import version_programme
 from confsched.web.schedule.changes import is_team, kept_by_nobody
+from confsched.web.schedule.elsewhere import export_files
 from confsched.web.site.calendars import conditional_response
 from confsched.web.site.compression import Rendition
 from confsched.web.site.pages import event_or_404, event_page
@@ -138,7 +139,8 @@ def version_page(request: HttpRequest, event: str, number: int) -> HttpResponse:
         before=before, after=after,
         changes_html=_changes_html(event_row, version, for_team=for_team, zone=viewer.zone),
         programme_html=_programme_html(event_row, version, viewer.zone),
-        extensions=sorted(WRITERS), nav="changes", shared=not for_team,
+        exports=export_files(event_row.slug, number=version.number), nav="changes",
+        shared=not for_team,
     )  # fmt: skip
     return kept_by_nobody(response) if for_team else response
 

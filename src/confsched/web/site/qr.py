@@ -1,4 +1,5 @@
-"""A check-in code as a QR code, inline SVG: for the agenda page and the feed's description.
+"""A QR code, inline SVG: a check-in code (the agenda page and the feed's description), an
+address (the "use this schedule elsewhere" page).
 
 Pure: the code in, the markup out. A full QR code (never segno's Micro QR, which it picks for
 short data by default and which phones' scanners and the browser's BarcodeDetector do not
@@ -22,12 +23,16 @@ def code_qr_svg(code: str) -> SafeString:
     text = code.strip()
     if not text:
         raise ValueError("A QR code needs a check-in code: the code given is empty.")
-    qr = segno.make_qr(text, error="m")
-    svg = qr.svg_inline(
-        scale=MODULE_PX, omitsize=True, svgclass="qr",
-        title=gettext("Check-in code %(code)s") % {"code": text},
-        light="#fff",
-    )  # fmt: skip
+    return qr_svg(text, title=gettext("Check-in code %(code)s") % {"code": text})
+
+
+def qr_svg(data: str, *, title: str) -> SafeString:
+    """The inline `<svg role="img">` of exactly `data`'s QR code (an address, a code), titled
+    `title`: what a screen reader says, and what a browser shows on hover."""
+    if not data:
+        raise ValueError("A QR code needs something to encode: the text given is empty.")
+    qr = segno.make_qr(data, error="m")
+    svg = qr.svg_inline(scale=MODULE_PX, omitsize=True, svgclass="qr", title=title, light="#fff")
     # A size, and the viewBox too: as large as a camera wants, and CSS may scale it.
     width, height = qr.symbol_size(scale=MODULE_PX)
     sized = svg.replace("<svg ", f'<svg role="img" width="{width}" height="{height}" ', 1)
