@@ -117,7 +117,7 @@ def _schedule_page(
         session.star_html = star_html(request, session, markers=markers, starred=starred)
     attach_seat_html(request, event, result.sessions, markers=markers)
     days = days_and_slots(result.sessions, viewer.zone) if layout == "list" else None
-    grid = grid_days(result.sessions, viewer.zone) if layout == "grid" else None
+    grid = grid_days(result.sessions, viewer.zone, to_scale=True) if layout == "grid" else None
     # Each slot's cards (each grid row's cells) joined here, not by template loops over every
     # session and cell: the page around the cards is what a change costs.
     for slot in (slot for day in days or () for slot in day.slots):
