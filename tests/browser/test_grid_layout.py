@@ -123,6 +123,14 @@ def test_during_the_event_the_grid_marks_now_and_offers_a_jump(page, demo_live):
     expect(page.get_by_role("link", name="Now and next")).to_have_attribute(
         "href", "/pytorch-conference-europe-2026/now/"
     )
+    # The page opened at that row, below the day heading and the room header that follows.
+    page.wait_for_function("() => window.scrollY > 0")
+    page.wait_for_function(
+        "() => document.querySelector('.grid thead th').getBoundingClientRect().top > 0"
+    )
+    header = page.locator(".grid thead th").first.bounding_box()
+    row = page.locator("#slot-20260407-1115").bounding_box()
+    assert header["y"] + header["height"] <= row["y"] < header["y"] + header["height"] + 24
 
 
 @pytest.mark.browser
