@@ -109,6 +109,20 @@ def test_heights_are_to_scale_and_a_short_talk_shows_its_whole_card_on_focus(
 
 
 @pytest.mark.browser
+def test_on_a_phone_a_tap_on_a_short_card_shows_it_whole_and_stays(new_context, wide_live):  # noqa: ANN001
+    page = new_context(**SIZES["phone"]).new_page()
+    page.goto(wide_live)
+    cell = page.locator(".grid-busy", has_text=TEN)
+    link = page.get_by_role("link", name=TEN)
+    one_line = link.bounding_box()["height"]
+    cell.locator(".card-speakers").tap()  # below the title's one line, beside no link
+    assert page.url == wide_live  # not taken to the session's page
+    expect(cell.locator(".grid-cell")).to_be_focused()
+    assert link.bounding_box()["height"] >= 3 * one_line  # the whole title, on three lines
+    assert cell.locator(".card").bounding_box()["height"] > 2 * STEP
+
+
+@pytest.mark.browser
 def test_during_the_event_the_grid_marks_now_and_offers_a_jump(page, demo_live):  # noqa: ANN001
     page.clock.set_fixed_time(DURING)
     page.goto(demo_live + "grid/")
