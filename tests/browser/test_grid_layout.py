@@ -1,9 +1,11 @@
-"""The grid: room headers and times stay in view, time is to scale, and during the event the
+"""The grid: the page scrolls as a whole with the room header and the times in view, time is
+to scale, a short talk's card shows whole on focus (issue 29, item 5); during the event the
 pages open at the slot running now (issue 9, items 6 and 8)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -11,83 +13,113 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 
-STEP = 24  # px: five minutes of the grid (1.5rem)
+STEP = 32  # px: five minutes of the grid (2rem), 6.4 px a minute
+DAY_HEADING = 40  # px: the day's sticky heading (2.5rem), the room header right under it
 DURING = datetime(2026, 4, 7, 11, 20, tzinfo=ZoneInfo("Europe/Paris"))
 AFTER = datetime(2026, 4, 9, 9, 0, tzinfo=ZoneInfo("Europe/Paris"))
+SIZES = {"desktop": {}, "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
+TEN = "A ten-minute lightning talk whose title is long enough to need three lines of a cell"
+FIVE = "A five-minute lightning talk with a title far too long for the one line its cell shows"
 
 
 @pytest.fixture
-def phone(new_context):  # noqa: ANN001, ANN201 - pytest fixture
-    return new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+def wide_live(transactional_db, live_server) -> str:  # noqa: ANN001 - pytest fixtures
+    """Six rooms from 09:00 to 17:00 in Paris, 25-minute talks every half hour, one of them
+    ten minutes long and one five (Rooms 0 and 1 at 09:00); returns the grid's URL."""
+    from confsched.interchange.synthetic import synthetic_programme
+    from confsched.programme.services import create_event, load_programme
+
+    programme = synthetic_programme(96, rooms=6, days=1, start=datetime(2026, 4, 7, 7, tzinfo=UTC))
+    first, second = programme.sessions[:2]
+    programme.sessions[:2] = [
+        replace(first, title=TEN, ends_at=first.starts_at + timedelta(minutes=10)),
+        replace(second, title=FIVE, ends_at=second.starts_at + timedelta(minutes=5)),
+    ]
+    event = create_event(slug="wide", name="Six rooms", timezone="Europe/Paris")
+    load_programme(event, programme)
+    return f"{live_server.url}/wide/grid/"
 
 
-def cell_height(page, title: str) -> float:  # noqa: ANN001 - a Playwright page
-    return page.locator(".grid-cell", has_text=title).bounding_box()["height"]
+def cell_box(page, title: str) -> dict:  # noqa: ANN001 - a Playwright page
+    return page.locator(".grid-busy", has_text=title).bounding_box()
 
 
 @pytest.mark.browser
-def test_room_headers_and_times_stay_in_view_both_ways_on_a_desktop(page, demo_live):  # noqa: ANN001
-    page.goto(demo_live + "grid/")
-    region = page.locator(".grid-scroll")
-    header = page.locator(".grid thead th", has_text="Central Room")
-    region.evaluate("el => el.scrollIntoView({behavior: 'instant'})")
-    top = region.bounding_box()["y"]
+@pytest.mark.parametrize("size", SIZES)
+def test_the_page_scrolls_and_the_room_header_and_times_stay_in_view(new_context, wide_live, size):  # noqa: ANN001
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(wide_live)
+    region = page.get_by_role("region", name="Rooms and times, Tuesday 7 April")
+    # Six rooms are wider than either screen: the grid's box scrolls sideways, and only so.
+    assert region.evaluate("el => el.scrollWidth > el.clientWidth") is True
+    region.evaluate("el => { el.scrollLeft = 200; }")
+    # Down to the afternoon: the window scrolls, not a box inside the page.
+    top = page.locator("#slot-20260407-1300").bounding_box()["y"]
+    page.evaluate("y => window.scrollTo({top: y, behavior: 'instant'})", round(top))
+    assert page.evaluate("document.scrollingElement.scrollTop") == round(top)
+    assert region.evaluate("el => [el.scrollTop, getComputedStyle(el).overflowY]") == [0, "hidden"]
+    # The day heading at the top of the window, the room header right under it.
+    page.wait_for_function(
+        "() => document.querySelector('.grid thead th').getBoundingClientRect().top >= 0"
+    )
+    header = page.locator(".grid thead th", has_text="Room 3")
+    heading = page.locator(".day-heading").bounding_box()
+    assert heading["y"] == 0
+    assert header.bounding_box()["y"] == pytest.approx(DAY_HEADING + 1, abs=1)
+    # The header moved sideways with the grid: it stands over its column's cells.
+    cell = page.locator(".grid-busy", has_text="Session number 51 about")  # Room 3 at 13:00
+    assert header.bounding_box()["x"] == cell.bounding_box()["x"]
+    # What shows at the time column's place is the time column, under the header the times.
     left = region.bounding_box()["x"]
-    assert region.evaluate("el => el.scrollWidth > el.clientWidth") is False  # four rooms fit
-    region.evaluate("el => { el.scrollTop = 600; }")
-    assert region.evaluate("el => el.scrollTop") == 600
-    assert header.bounding_box()["y"] == pytest.approx(top + 1, abs=1)
-    # What shows at the time column's place is the time column, not a sliver of a card.
+    hits = page.evaluate(
+        "([x, ys]) => ys.map(y => document.elementFromPoint(x, y).closest('th, td, h2').className)",
+        [left + 4, [20, DAY_HEADING + 8, 300]],
+    )
+    assert hits == ["day-heading", "grid-time", "grid-time"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", SIZES)
+def test_heights_are_to_scale_and_a_short_talk_shows_its_whole_card_on_focus(
+    new_context, wide_live, size  # noqa: ANN001
+):  # fmt: skip
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(wide_live)
+    ten, five, twenty_five = (
+        cell_box(page, t)["height"] for t in (TEN, FIVE, "Session number 2 about")
+    )
+    assert (ten, five, twenty_five) == (2 * STEP, STEP, 5 * STEP)  # 6.4 px a minute
+    # Too short for its title: one line shows, then on focus the whole card.
+    link = page.get_by_role("link", name=FIVE)
+    assert link.evaluate("a => a.scrollHeight > a.clientHeight") is True
+    speakers = page.locator(".grid-busy", has_text=FIVE).locator(".card-speakers")
+    expect(speakers).to_have_text("Person 2, Company; Person 3, Company 3")
+    link.focus()
+    card = page.locator(".grid-busy", has_text=FIVE).locator(".card").bounding_box()
+    title = link.bounding_box()
+    assert card["height"] > 2 * STEP
+    assert title["y"] + title["height"] <= card["y"] + card["height"]
+    # Over the cards below it, not under them.
+    inner = speakers.bounding_box()
     hit = page.evaluate(
-        "([x, y]) => document.elementFromPoint(x, y).closest('th, td').className",
-        [left + 4, top + 250],
+        "([x, y]) => document.elementFromPoint(x, y).closest('.grid-busy').textContent",
+        [inner["x"] + 4, inner["y"] + inner["height"] / 2],
     )
-    assert hit == "grid-time"
+    assert FIVE in hit
 
 
 @pytest.mark.browser
-def test_on_a_phone_the_page_scrolls_as_one_and_the_times_stay_in_view(phone, demo_live):  # noqa: ANN001
-    phone.goto(demo_live + "grid/")
-    region = phone.locator(".grid-scroll")
-    # No box to scroll inside the page: the grid is as tall as its rows, only wider.
-    assert region.evaluate(
-        "el => [el.scrollHeight === el.clientHeight, el.scrollWidth > el.clientWidth]"
-    ) == [True, True]
-    region.evaluate("el => { el.scrollLeft = 300; }")
-    phone.evaluate("window.scrollTo({top: 900, behavior: 'instant'})")
-    assert phone.evaluate("window.scrollY") == 900
-    left = region.bounding_box()["x"]
-    # At the top of the screen and below it the time column shows: no day heading over it.
-    hits = phone.evaluate(
-        "([x, ys]) => ys.map(y => { const e = document.elementFromPoint(x, y).closest('th, td, h2');"
-        " return e ? e.tagName + '.' + e.className : null; })",
-        [left + 4, [2, 200, 600]],
-    )
-    assert hits == ["TH.grid-time", "TH.grid-time", "TH.grid-time"]
-    # Each card names its room, since the room headers scrolled away with the page.
-    cell = phone.locator(".grid-cell", has_text="Why Your Forecasting")
-    expect(cell.locator(".room")).to_have_text("Central Room")
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_rows_are_to_scale_and_a_short_talk_shows_its_speakers(new_context, demo_live, size):  # noqa: ANN001
-    viewport = {"viewport": PHONE, "is_mobile": True} if size == "phone" else {}
-    page = new_context(**viewport).new_page()
-    page.goto(demo_live + "grid/")
-    ten = cell_height(page, "Why Your Forecasting Transformer")  # 11:00-11:10: the least, 4 steps
-    twenty_five = cell_height(page, "Helion 1.0")  # 11:00-11:25: rows of 4, 1 and 4 steps
-    assert (round(ten), round(twenty_five)) == (4 * STEP - 11, 9 * STEP - 11)
-    rows = page.locator(".grid tbody tr")
-    heights = [round(rows.nth(n).bounding_box()["height"]) for n in (0, 1, 3, 11)]
-    # 11:00-11:10 grown to fit its cards, 11:10-11:15, the 5-minute break at 11:25 and the
-    # 80-minute one at 12:25, each to scale.
-    assert heights == [4 * STEP, 1 * STEP, 1 * STEP, 16 * STEP]
-    cell = page.locator(".grid-cell", has_text="Why Your Forecasting Transformer")
-    speaker = cell.locator(".card-speakers")
-    expect(speaker).to_have_text("Rosheen Naeem, Open Climate Fix")
-    box, inner = cell.bounding_box(), speaker.bounding_box()
-    assert inner["y"] + inner["height"] <= box["y"] + box["height"]  # shown, not cut off
+def test_on_a_phone_a_tap_on_a_short_card_shows_it_whole_and_stays(new_context, wide_live):  # noqa: ANN001
+    page = new_context(**SIZES["phone"]).new_page()
+    page.goto(wide_live)
+    cell = page.locator(".grid-busy", has_text=TEN)
+    link = page.get_by_role("link", name=TEN)
+    one_line = link.bounding_box()["height"]
+    cell.locator(".card-speakers").tap()  # below the title's one line, beside no link
+    assert page.url == wide_live  # not taken to the session's page
+    expect(cell.locator(".grid-cell")).to_be_focused()
+    assert link.bounding_box()["height"] >= 3 * one_line  # the whole title, on three lines
+    assert cell.locator(".card").bounding_box()["height"] > 2 * STEP
 
 
 @pytest.mark.browser
@@ -105,6 +137,14 @@ def test_during_the_event_the_grid_marks_now_and_offers_a_jump(page, demo_live):
     expect(page.get_by_role("link", name="Now and next")).to_have_attribute(
         "href", "/pytorch-conference-europe-2026/now/"
     )
+    # The page opened at that row, below the day heading and the room header that follows.
+    page.wait_for_function("() => window.scrollY > 0")
+    page.wait_for_function(
+        "() => document.querySelector('.grid thead th').getBoundingClientRect().top > 0"
+    )
+    header = page.locator(".grid thead th").first.bounding_box()
+    row = page.locator("#slot-20260407-1115").bounding_box()
+    assert header["y"] + header["height"] <= row["y"] < header["y"] + header["height"] + 24
 
 
 @pytest.mark.browser

@@ -213,8 +213,8 @@ def test_grid_places_sessions_in_room_columns_with_spans(client: Client, demo_ev
         "Junior Stage",
         "Master Stage",
     ]
-    # The first row, 10 minutes, is four steps tall: its talks need the room for their speakers.
-    first_row = re.search(r'<tbody>\s*<tr class="steps-4"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    # The first row, 10 minutes, is two five-minute steps tall: to scale, not grown for its cards.
+    first_row = re.search(r'<tbody>\s*<tr class="steps-2"[^>]*>(.*?)</tr>', html, re.S).group(1)
     cells = re.findall(r'<td class="(grid-[a-z]+)"(?: rowspan="(\d+)")?', first_row)
     # 11:00: Central Room 11:00-11:10 (1 row), Founders Cafe free, Junior Stage 11:00-11:10,
     # Master Stage 11:00-11:25 (rows 11:00, 11:10, 11:15 = 3).

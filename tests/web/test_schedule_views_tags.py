@@ -77,6 +77,37 @@ def test_grid_rows_and_cells_measure_time_in_five_minute_steps() -> None:
     ]
 
 
+def test_grid_to_scale_rows_are_as_tall_as_their_time_and_never_grow() -> None:
+    sessions = [
+        _session("Hall", "09:00", 10),
+        _session("Side", "09:00", 25),
+        _session("Hall", "09:11", 4),  # starts a minute after a step: the rounding never adds up
+        _session("Hall", "12:00", 30),
+        _session("Side", "13:00", 240),  # longer than the tallest step count
+    ]
+    (day,) = grid_days(sessions, PARIS, to_scale=True)
+    assert [(row.starts_at.strftime("%H:%M"), row.steps) for row in day.rows] == [
+        ("09:00", 2),  # 10 minutes: two steps, not grown to fit its cards
+        ("09:10", 0),  # 09:10-09:11 falls within one step
+        ("09:11", 1),  # 09:11-09:15: steps 2 to 3 from 09:00
+        ("09:15", 2),
+        ("09:25", 31),  # 155 minutes
+        ("12:00", 6),
+        ("12:30", 6),
+        ("13:00", 36),  # four hours alone in their row: the cap
+    ]
+    cells = [(cell.sessions[0].starts_at.astimezone(PARIS).strftime("%H:%M"), cell.row_span, cell.steps)
+             for row in day.rows for cell in row.cells if cell is not None and cell.row_span]  # fmt: skip
+    # The 25-minute talk spans rows of 2, 0, 1 and 2 steps: exactly five, as its time says.
+    assert cells == [
+        ("09:00", 1, 2),
+        ("09:00", 4, 5),
+        ("09:11", 1, 1),
+        ("12:00", 1, 6),
+        ("13:00", 1, 36),
+    ]
+
+
 def test_grid_rows_past_midnight_have_ids_of_their_own_table() -> None:
     sessions = [
         _session("Hall", "23:00", 60),  # ends at midnight

@@ -7,6 +7,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from math import floor
 from typing import Any
 
 NO_ROOM = "No room"
@@ -103,7 +104,11 @@ class GridDay:
 
 
 def grid_days(
-    sessions: list[Any], zone: zoneinfo.ZoneInfo, *, rooms: Sequence[Any] = ()
+    sessions: list[Any],
+    zone: zoneinfo.ZoneInfo,
+    *,
+    rooms: Sequence[Any] = (),
+    to_scale: bool = False,
 ) -> list[GridDay]:
     """Per local day, a table of rooms × time intervals; sessions span the rows they cover.
 
@@ -111,6 +116,11 @@ def grid_days(
     rowspans draws it without any layout arithmetic in the page. A session overlapping another
     in the same room joins that cell rather than being hidden. `rooms` (Room rows) are columns
     of every day even when nothing happens in them (the editor drops sessions there).
+
+    `to_scale` (the public grid): every row is exactly as tall as its time, rounded to the
+    step from the day's first start so that the rounding never adds up (a row between two
+    times in one step is no steps tall), and no row grows for a short cell: the page shows a
+    short cell's whole card when it is hovered or focused instead.
     """
     result = []
     for day in days_and_slots(sessions, zone):
@@ -148,12 +158,15 @@ def grid_days(
                 else (None if occupied[column][index] is None else COVERED)
                 for column in range(len(columns))
             ]
-        for row in rows:
-            row.steps = row.natural_steps
+        if to_scale:
+            _steps_to_scale(rows)
+        else:
+            for row in rows:
+                row.steps = row.natural_steps
         for (_, first), cell in sorted(starts.items(), key=lambda item: item[0][1]):
             spanned = rows[first : first + cell.row_span]
             short = GRID_CELL_MIN_STEPS - sum(row.steps for row in spanned)
-            if short > 0:
+            if short > 0 and not to_scale:
                 spanned[-1].steps = min(GRID_MOST_STEPS, spanned[-1].steps + short)
         for (_, first), cell in starts.items():
             cell.steps = min(
@@ -164,6 +177,18 @@ def grid_days(
             row.anchor = grid_day.row_anchor(row)
         result.append(grid_day)
     return result
+
+
+def _steps_to_scale(rows: list[GridRow]) -> None:
+    """Each row's steps: the step its end falls nearest to, less its start's, counted from
+    the first row's start; at most the cap, for a long break or a long session alone."""
+
+    def step(moment: datetime) -> int:
+        minutes = (moment - rows[0].starts_at).total_seconds() / 60
+        return floor(minutes / GRID_STEP_MINUTES + 0.5)
+
+    for row in rows:
+        row.steps = min(GRID_MOST_STEPS, step(row.ends_at) - step(row.starts_at))
 
 
 def _local_end(session: Any, zone: zoneinfo.ZoneInfo) -> datetime:

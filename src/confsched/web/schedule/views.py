@@ -117,7 +117,7 @@ def _schedule_page(
         session.star_html = star_html(request, session, markers=markers, starred=starred)
     attach_seat_html(request, event, result.sessions, markers=markers)
     days = days_and_slots(result.sessions, viewer.zone) if layout == "list" else None
-    grid = grid_days(result.sessions, viewer.zone) if layout == "grid" else None
+    grid = grid_days(result.sessions, viewer.zone, to_scale=True) if layout == "grid" else None
     # Each slot's cards (each grid row's cells) joined here, not by template loops over every
     # session and cell: the page around the cards is what a change costs.
     for slot in (slot for day in days or () for slot in day.slots):
@@ -157,13 +157,14 @@ def _nothing(pk: int) -> str:  # noqa: ARG001 - in place of a marker
 
 def _cells(cells: list[Cell | None], markers: Markers | None) -> SafeString:
     """A grid row's cells: free, or holding the sessions that start there (none for a cell
-    covered by one from a row above)."""
+    covered by one from a row above). A cell takes the focus from a tap outside its links (no
+    tab stop of its own), which shows a short cell's whole card on a phone."""
     return mark_safe(  # noqa: S308 - the cards are escaped parts; the rest are integers
         "".join(
             '<td class="grid-free"></td>'
             if cell is None
             else f'<td class="grid-busy" rowspan="{cell.row_span}"><div class="grid-cell '
-            f'steps-{cell.steps}">{_wraps(cell.sessions, "div", markers)}</div></td>'
+            f'steps-{cell.steps}" tabindex="-1">{_wraps(cell.sessions, "div", markers)}</div></td>'
             if cell.row_span
             else ""
             for cell in cells
