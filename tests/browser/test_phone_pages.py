@@ -1,0 +1,44 @@
+"""Phone pages a first-time user tripped on (issue 29, item 6), at 375 px: the zone bar says
+its whole zone, and the favourites page with every session starred fits the screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+
+WIDTH = PHONE["width"]
+
+
+@pytest.fixture
+def phone(new_context):  # noqa: ANN001, ANN201 - pytest fixture
+    return new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+
+
+@pytest.mark.browser
+def test_the_zone_bar_is_not_cut_on_a_phone(phone, demo_live):  # noqa: ANN001
+    phone.goto(demo_live + "?tz=America/New_York")
+    zone = phone.locator(".zone-bar .zone-now")
+    expect(zone).to_contain_text("Times in America/New_York (EDT, UTC-04:00).")
+    expect(zone).to_contain_text("The event is in Europe/Paris (CEST, UTC+02:00).")
+    # It was one line cut with an ellipsis: "America/New_York (EDT, U…".
+    widths = zone.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], widths
+    assert phone.evaluate("document.documentElement.scrollWidth") <= WIDTH
+
+
+@pytest.mark.browser
+def test_the_favourites_page_with_every_star_fits_a_phone(phone, demo_live):  # noqa: ANN001
+    phone.goto(demo_live)
+    stars = phone.locator("button.star")
+    expect(stars).to_have_count(28)
+    for n in range(28):
+        stars.nth(n).tap()
+        expect(stars.nth(n)).to_have_attribute("aria-pressed", "true")
+    phone.goto(demo_live + "agenda/favourites/")
+    expect(phone.locator("p.summary")).to_contain_text("28 starred sessions.")
+    expect(phone.locator(".favourites-qr svg")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    box = phone.locator(".favourites-qr svg").bounding_box()
+    assert box["x"] + box["width"] <= WIDTH
