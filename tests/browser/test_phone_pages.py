@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, TORCHJD_KEY
 
 WIDTH = PHONE["width"]
 
@@ -42,3 +42,25 @@ def test_the_favourites_page_with_every_star_fits_a_phone(phone, demo_live):  # 
     assert phone.evaluate("document.documentElement.scrollWidth") <= WIDTH
     box = phone.locator(".favourites-qr svg").bounding_box()
     assert box["x"] + box["width"] <= WIDTH
+
+
+@pytest.mark.browser
+def test_who_is_going_counts_me_right_after_i_star_on_the_session_page(
+    phone, demo_live: str
+) -> None:  # noqa: ANN001
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.create_user("ada", "ada@example.org"))
+    site = demo_live.split("/pytorch-conference-europe-2026/")[0]
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    phone.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": site}]
+    )
+    phone.goto(demo_live + f"sessions/{TORCHJD_KEY}/")
+    going = phone.locator("section.going .going-others")
+    expect(going).to_have_text("No one has starred or reserved this session yet.")
+    phone.locator("main button.star").first.tap()
+    expect(going).to_have_text("1 attendee, none listed by name.")
