@@ -42,6 +42,12 @@ def test_the_favourites_page_with_every_star_fits_a_phone(phone, demo_live):  # 
     assert phone.evaluate("document.documentElement.scrollWidth") <= WIDTH
     box = phone.locator(".favourites-qr svg").bounding_box()
     assert box["x"] + box["width"] <= WIDTH
+    # The paste box was 40 columns of the device's monospace font: 386 px where that font is
+    # wider. In a larger font it still fits the page.
+    paste = phone.locator("#favourites-text")
+    paste.evaluate("(box) => { box.style.fontSize = '18px'; }")
+    assert paste.evaluate("(box) => box.getBoundingClientRect().right") <= WIDTH - 16
+    assert phone.evaluate("document.documentElement.scrollWidth") <= WIDTH
 
 
 @pytest.mark.browser
