@@ -148,11 +148,13 @@ def test_during_the_event_the_grid_marks_now_and_offers_a_jump(page, demo_live):
 
 
 @pytest.mark.browser
-def test_during_the_event_the_list_opens_at_the_current_slot(page, demo_live):  # noqa: ANN001
+def test_during_the_event_the_list_opens_at_the_first_session_still_running(page, demo_live):  # noqa: ANN001
+    # At 11:20, Helion 1.0 (11:00-11:25) is still running: the list opens at 11:00, not at
+    # the 11:15 slot that would hide it above the screen.
     page.clock.set_fixed_time(DURING)
     page.goto(demo_live)
-    expect(page.locator("[data-now-jump]")).to_have_text("Jump to now (11:15)")
-    slot = page.locator("#slot-20260407-1115")
+    expect(page.locator("[data-now-jump]")).to_have_text("Jump to now (11:00)")
+    slot = page.locator("#slot-20260407-1100")
     page.wait_for_function("() => window.scrollY > 0")
     assert 0 <= slot.bounding_box()["y"] < 200
 

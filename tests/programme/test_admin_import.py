@@ -125,6 +125,19 @@ def test_the_preview_counts_the_version_in_the_persons_language(
     assert "Version 1 du programme : 29 sessions ajoutées." in page
 
 
+
+def test_the_import_page_says_its_limit_in_words_not_the_settings_name(
+    staff: Client, event: Event, settings: object
+) -> None:
+    page = staff.get(url(event)).content.decode()
+    settings.CONFSCHED_MAX_IMPORT_BYTES = 2 * MB  # type: ignore[attr-defined]
+    smaller = staff.get(url(event)).content.decode()
+    said = "One or more files of one programme (Sched pages may be several), up to {} in all."
+    assert said.format("50.0\xa0MB") in page
+    assert said.format("2.0\xa0MB") in smaller
+    assert "CONFSCHED_MAX_IMPORT_BYTES" not in page
+
+
 def test_the_preview_shows_the_commands_report_and_writes_nothing(
     staff: Client, event: Event, _data_dir: Path
 ) -> None:

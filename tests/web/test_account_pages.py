@@ -467,3 +467,32 @@ def test_forms_that_ask_the_password_again_are_throttled_like_the_log_in(
     ]
     assert client.post(url, {**data, field: PASSWORD}).status_code == 429
     assert User.objects.get(username="ada").check_password(PASSWORD)
+
+
+def _language_links(html: str) -> list[str]:
+    return re.findall(r'hreflang="([a-z-]+)"', html)
+
+
+def _nav(html: str) -> list[str]:
+    nav = re.search(r'<nav class="site-nav".*?</nav>', html, flags=re.S).group(0)
+    return re.findall(r'<a href="([^"]+)"', nav)
+
+
+@pytest.mark.parametrize(
+    "url", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+)
+def test_reached_from_an_event_in_french_an_account_page_is_its_page_in_french(
+    client: Client, demo_event, url: str
+) -> None:
+    # Issue 29, item 3: the event's header, navigation, language links in its order, and the
+    # whole page (its corner included) in the event's language, as the page it came from.
+    demo_event.default_language, demo_event.languages = "fr", "fr,de,en"
+    demo_event.save()
+    event_html = _get(client, AGENDA, 200)
+    html = _get(client, f"{url}?next={quote(AGENDA)}")
+    assert EVENT_HEADER in html
+    assert _language_links(event_html) == ["fr", "de", "en"]
+    assert (_language_links(html), _nav(html)) == (["fr", "de", "en"], _nav(event_html))
+    assert '<html lang="fr">' in html
+    account = re.search(r'<div class="account">(.*?)\n    </div>', html, flags=re.S).group(1)
+    assert ">Se connecter</a>" in account and ">Log in</a>" not in account

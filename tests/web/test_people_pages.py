@@ -272,7 +272,7 @@ def test_the_session_page_holds_the_loader_and_no_name_or_count(
         '<section class="related going" aria-labelledby="going-heading">\n'
         '    <h2 id="going-heading">Who\'s going</h2>\n'
         '    <div class="going" data-hx-get="/workshops/sessions/triton/going/" '
-        'data-hx-trigger="load" data-hx-swap="innerHTML"><p><a '
+        'data-hx-trigger="load, going-changed from:body" data-hx-swap="innerHTML"><p><a '
         'href="/workshops/sessions/triton/going/">See who is going</a></p></div>\n'
         "  </section>"
     ]

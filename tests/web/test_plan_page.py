@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from confsched.agenda.models import VisitorStar
 from confsched.programme.models import Session
+from confsched.web.agenda.plan import clash_groups
 from tests.conftest import DEMO_SLUG
 
 URL = f"/{DEMO_SLUG}/plan/"
@@ -159,3 +162,29 @@ def test_admin_edits_walking_minutes(admin_client, demo_event) -> None:  # noqa:
     assert admin_client.post(url, {**data, "walking_minutes": "7"}).status_code == 302
     demo_event.refresh_from_db()
     assert demo_event.walking_minutes == 7
+
+
+@pytest.mark.django_db
+def test_plan_page_says_three_overlapping_must_sees_once(client, demo_event) -> None:  # noqa: ANN001
+    # Issue 29: three starred talks at one time were three pairs, "Two must-sees overlap:" thrice.
+    first = Session.objects.get(key=TRAINING_PLAN[0])
+    three = list(
+        Session.objects.filter(event=demo_event, starts_at=first.starts_at).order_by("key")[:3]
+    )
+    assert len(three) == 3
+    for session in three:
+        client.post(f"/{DEMO_SLUG}/sessions/{session.key}/star", {"starred": "1"})
+    html = client.get(URL, {"planned": "1", "keep": "1"}).content.decode()
+    notes = re.findall(r'<p class="clash" role="note">(.*?)</p>', html)
+    assert [" ".join(re.sub(r"<[^>]+>", "", note).split()) for note in notes] == [
+        f"3 must-sees overlap: {three[0].title}, {three[1].title} and {three[2].title}; "
+        "the plan keeps as many must-sees as fit."
+    ]
+    assert "Two must-sees overlap" not in html
+
+
+def test_clash_groups_join_pairs_that_share_a_session() -> None:
+    pairs = [("a", "b"), ("c", "d"), ("b", "c"), ("a", "c"), ("e", "f")]
+    assert clash_groups(pairs) == [["a", "b", "c", "d"], ["e", "f"]]
+    assert clash_groups([("a", "b")]) == [["a", "b"]]
+    assert clash_groups([]) == []

@@ -341,3 +341,22 @@ def test_the_organizer_s_mistakes_are_told_and_change_nothing(
     assert response.status_code == 400
     assert re.findall(r'role="alert">([^<]+)</p>', response.content.decode()) == [message]
     assert (Session.objects.get(pk=workshop.pk).seats, Reservation.objects.count()) == (2, 0)
+
+
+def test_after_reserving_the_session_page_reads_who_is_going_again(workshop: Session) -> None:
+    # Issue 29: the "who's going" part, read when the page opened, said "No one has starred or
+    # reserved this session yet." after the person reserved from that very page.
+    _, client = _person("ada")
+    going = f"{BASE}sessions/{TORCHJD}/going/"
+    page = client.get(f"{BASE}sessions/{TORCHJD}/").content.decode()
+    assert (
+        f'<div class="going" data-hx-get="{going}" '
+        'data-hx-trigger="load, going-changed from:body" data-hx-swap="innerHTML">'
+    ) in page
+    before = client.get(going, HTTP_HX_REQUEST="true").content.decode()
+    reserved = _reserve(client, HTTP_HX_REQUEST="true")
+    starred = client.post(f"{BASE}sessions/{HELION}/star", {"starred": "1"}, HTTP_HX_REQUEST="true")
+    after = client.get(going, HTTP_HX_REQUEST="true").content.decode()
+    assert (reserved["HX-Trigger"], starred["HX-Trigger"]) == ("going-changed", "going-changed")
+    assert "No one has starred or reserved this session yet." in before
+    assert '<p class="going-others">1 attendee, none listed by name.</p>' in after

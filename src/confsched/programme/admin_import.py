@@ -20,6 +20,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.defaultfilters import filesizeformat
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy
 
@@ -68,10 +69,6 @@ class ImportForm(forms.Form):
     files = MultipleFileField(
         required=False,
         label=gettext_lazy("Files"),
-        help_text=gettext_lazy(
-            "One or more files of one programme (Sched pages may be several), up to "
-            "CONFSCHED_MAX_IMPORT_BYTES (50 MiB unless set) in all."
-        ),
     )
     url = forms.URLField(
         required=False, label=gettext_lazy("Or a URL"), assume_scheme="https",
@@ -112,6 +109,14 @@ class ImportForm(forms.Form):
             "than people hold, everyone keeps their seat"
         ),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The limit in words an organizer reads ("50 MB"), not the setting's name.
+        self.fields["files"].help_text = gettext(
+            "One or more files of one programme (Sched pages may be several), up to %(size)s "
+            "in all."
+        ) % {"size": filesizeformat(settings.CONFSCHED_MAX_IMPORT_BYTES)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -31,6 +31,7 @@ from confsched.programme.models import Event
 from confsched.web.accounts import backends, emails
 from confsched.web.accounts.login_throttle import forget_failures, password_is_right
 from confsched.web.agenda.stars import adopt_visitor_stars
+from confsched.web.site.languages import use_event_language
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private
@@ -105,6 +106,8 @@ def account_page(
     if event is None:
         page = render(request, template, {**context, "account_frame": SITE_FRAME}, status=status)
         return keep_private(page)
+    # The corner in the event's language too, as the rest of the page (event_page sets it).
+    use_event_language(event)
     corner = render_to_string("registration/_account_corner.html", context, request)
     return keep_private(
         event_page(

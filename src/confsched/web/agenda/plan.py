@@ -130,4 +130,31 @@ def _proposal(
         "mine": mine,
         "new_count": sum(1 for s in proposal.sessions if not s.is_starred),
         "clashing": [s for s in mine if s.clashes_with],
+        "must_clash_groups": [
+            sorted(group, key=lambda s: (s.starts_at, s.title))
+            for group in clash_groups(proposal.must_clashes)
+        ],
     }
+
+
+def clash_groups(pairs: list[tuple[Any, Any]]) -> list[list[Any]]:
+    """Must-sees that overlap, each set once: three talks at 10:00 are one group of three, not
+    three pairs (the page said "Two must-sees overlap" three times). Groups and their
+    sessions in the order the pairs first name them."""
+    group_of: dict[Any, list[Any]] = {}
+    groups: list[list[Any]] = []
+    for first, second in pairs:
+        one, other = group_of.get(first), group_of.get(second)
+        if one is None and other is None:
+            one = [first, second]
+            groups.append(one)
+        elif one is None or other is None:
+            one = one or other
+            assert one is not None  # noqa: S101 - one of the two was found just above
+            one.append(second if first in one else first)
+        elif one is not other:
+            one.extend(other)
+            groups.remove(other)
+        for session in one:
+            group_of[session] = one
+    return groups

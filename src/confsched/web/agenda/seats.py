@@ -35,6 +35,10 @@ from confsched.web.site.stencils import Markers
 RESERVE, CANCEL = "reserve", "cancel"
 
 
+# The htmx event after which a session page reads its "who's going" again.
+GOING_CHANGED = "going-changed"
+
+
 def _seat_url(event: Event, key: str, name: str) -> str:
     return reverse(name, kwargs={"event": event.slug, "key": key})
 
@@ -241,7 +245,10 @@ def reserve(request: HttpRequest, event: str, key: str) -> HttpResponse:
         html = seat_control(
             session, event=event_row, seats=counts, held=held, note=note, note_kind=kind
         )
-        return keep_private(HttpResponse(html, status=status))
+        response = keep_private(HttpResponse(html, status=status))
+        # The session page's "who's going" was read before: it asks again (session.html).
+        response["HX-Trigger"] = GOING_CHANGED
+        return response
     target = local_path(request.POST.get("next"), default=session.get_absolute_url())
     request.session["seat_note"] = {"key": session.key, "note": note, "kind": kind, "back": target}
     return redirect(_seat_url(event_row, session.key, "web:seat"))

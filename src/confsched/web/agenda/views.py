@@ -62,9 +62,11 @@ def star(request: HttpRequest, event: str, key: str) -> HttpResponse:
     stars.set_star(request, session, is_starred=is_starred)
     if request.htmx:
         attach_star_urls([session], event=event_row)
-        return render(
+        response = render(
             request, "confsched/_star.html", {"session": session, "is_starred": is_starred}
         )
+        response["HX-Trigger"] = seats.GOING_CHANGED  # the session page's "who's going" reads again
+        return response
     target = local_path(request.POST.get("next"), default=session.get_absolute_url())
     # Back to the same card (schedule, grid and agenda give it this id), not the page's top.
     return HttpResponseRedirect(f"{target.split('#', 1)[0]}#s-{session.pk}")

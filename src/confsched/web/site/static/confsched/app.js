@@ -211,9 +211,20 @@
     var ends = times("#results .card .when time:last-of-type").map(function (t) { return t.at; });
     if (!ends.length || now >= Math.max.apply(null, ends)) { return null; }
     var starts = times("#results .slot-time time, #results .grid tbody .grid-time time");
+    // The list opens at the first session still running, not the latest slot started: a
+    // session running since 09:45 stays in view at 10:05 (the grid shows it beside now's row).
+    var until = now;
+    if (document.querySelector("#results .slot-time")) {
+      Array.prototype.forEach.call(document.querySelectorAll("#results .card .when"), function (when) {
+        var at = when.querySelectorAll("time");
+        var start = Date.parse(at[0].getAttribute("datetime"));
+        var end = Date.parse(at[at.length - 1].getAttribute("datetime"));
+        if (start <= now && now < end && start < until) { until = start; }
+      });
+    }
     var best = null;
     starts.forEach(function (start) {
-      if (start.at <= now && (!best || start.at >= best.at)) { best = start; }
+      if (start.at <= until && (!best || start.at >= best.at)) { best = start; }
     });
     return best;
   }
