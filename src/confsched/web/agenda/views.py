@@ -15,6 +15,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -34,10 +35,16 @@ from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_cards, attach_star_urls, kept_stars
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
-from confsched.web.site.private import keep_private
+from confsched.web.site.private import (
+    OFFLINE_ACCOUNT_HEADER,
+    OFFLINE_COPY,
+    OFFLINE_HEADER,
+    keep_private,
+)
 from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.shared_cache import same_site_only
 from confsched.web.site.zones import viewer_zone
+from confsched.web.venue.offline import account_marker
 
 
 def _session(event: Event, key: str) -> Session:
@@ -142,7 +149,10 @@ def agenda(request: HttpRequest, event: str) -> HttpResponse:
         ids |= agenda_queries.reserved_ids(request.user, event_row)
     viewer = viewer_zone(request, event_row)
     context = _agenda_context(event_row, ids, zone=viewer.zone, items=items, starred=starred)
-    if request.user.is_authenticated:
+    # The copy the service worker keeps for reading offline: the sessions, without the secrets
+    # (feed, share and alert addresses, check-in codes), which need the network to use anyway.
+    is_offline_copy = request.headers.get(OFFLINE_HEADER) == OFFLINE_COPY
+    if request.user.is_authenticated and not is_offline_copy:
         sessions = [s for day in context["days"] for slot in day.slots for s in slot.sessions]
         context.update(_my_seats(request, event_row, sessions))
         links = agenda_services.agenda_links(request.user, event_row)
@@ -163,10 +173,18 @@ def agenda(request: HttpRequest, event: str) -> HttpResponse:
             else "",
         )
     response = event_page(
-        request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda", **context
-    )
+        request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda",
+        is_offline_copy=is_offline_copy, **context,
+    )  # fmt: skip
     # The page shows the feed and share secrets and the alert settings: no cache keeps it.
-    return keep_private(response)
+    keep_private(response)
+    patch_vary_headers(response, (OFFLINE_HEADER,))
+    if is_offline_copy:
+        # Nothing secret in it: the person's own offline copy (dropped at log-out) may keep it,
+        # and only theirs (a log-out while it was on its way: not the next person's).
+        response[OFFLINE_HEADER] = "account"
+        response[OFFLINE_ACCOUNT_HEADER] = account_marker(request)
+    return response
 
 
 @require_safe
