@@ -19,6 +19,7 @@ from tests.browser.test_offline_privacy import ONLY_VISITOR_COPY
 SHOTS = Path("/work/shots/offline")
 EXECUTORCH_KEY = "bringing-executorch-to-the-next-frontiers-of-edge-ai"
 EXECUTORCH = "Bringing ExecuTorch To the Next Frontiers of Edge AI"
+MCU = "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch"
 
 
 def _shot(page, name: str) -> None:  # noqa: ANN001 - a Playwright page
@@ -53,6 +54,22 @@ def _alice_opens_her_agenda(phone, demo_live: str) -> None:  # noqa: ANN001 - Pl
     phone.wait_for_function(KEPT, arg=_path(f"{demo_live}agenda/"))
 
 
+# Resolves once the kept copy of the agenda links to `path` (a session starred since).
+AGENDA_COPY_LINKS = """(path) => new Promise((resolve) => {
+  const look = async () => {
+    for (const name of await caches.keys()) {
+      const copy = await (await caches.open(name)).match(location.origin + "/pytorch-conference-europe-2026/agenda/");
+      if (copy) {
+        const html = await new Response(copy.body.pipeThrough(new DecompressionStream("gzip"))).text();
+        if (html.includes('href="' + path + '"')) { resolve(true); return; }
+      }
+    }
+    setTimeout(look, 50);
+  };
+  look();
+})"""
+
+
 def _agenda_titles(page) -> list[str]:  # noqa: ANN001 - a Playwright page
     return page.locator("main .agenda-entry h3").all_inner_texts()
 
@@ -62,13 +79,22 @@ def test_offline_the_agenda_opened_online_is_shown_without_its_secrets(
     phone,
     demo_live,  # noqa: ANN001
 ) -> None:
+    from confsched.programme.models import Session
+
     _alice_opens_her_agenda(phone, demo_live)
+    # A star made online afterwards reaches the kept agenda too.
+    mcu = Session.objects.get(title=MCU)
+    phone.goto(demo_live)
+    star = phone.locator(f'main button.star[formaction$="/sessions/{mcu.key}/star"]')
+    star.click()
+    expect(star).to_have_attribute("aria-pressed", "true")
+    phone.wait_for_function(AGENDA_COPY_LINKS, arg=_path(f"{demo_live}sessions/{mcu.key}/"))
 
     phone.context.set_offline(True)
-    phone.reload()
+    phone.goto(f"{demo_live}agenda/")
     expect(phone.locator("[data-offline-copy]")).to_contain_text("Offline copy from ")
     expect(phone.locator("main h1")).to_have_text("My agenda")
-    assert _agenda_titles(phone) == [TORCHJD, EXECUTORCH]
+    assert _agenda_titles(phone) == [MCU, TORCHJD, EXECUTORCH]
     expect(phone.locator(".account .who")).to_have_text("alice")
     # The copy holds none of the page's secrets: no feed, alert or share address.
     assert phone.locator("#feed, #alerts, #share, #seats").count() == 0
@@ -119,7 +145,7 @@ def test_offline_search_finds_the_kept_programme_by_its_words(phone, demo_live) 
     assert results.all_inner_texts() == [
         TORCHJD,
         EXECUTORCH,
-        "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch",
+        MCU,
     ]
     expect(phone.locator("[data-offline-copy]")).to_contain_text("Offline copy from ")
     _shot(phone, "search-offline-375.png")

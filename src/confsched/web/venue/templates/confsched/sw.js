@@ -399,6 +399,27 @@ function madePage(title, main, url) {
   });
 }
 
+// The kept agenda fetched again (once more at most after the one on its way: stars come in
+// runs), when there is one: offline it then holds the stars made online since it was opened.
+var agendaRefresh = null;
+var agendaAgain = false;
+
+function refreshAgenda() {
+  if (agendaRefresh) {
+    agendaAgain = true;
+    return agendaRefresh;
+  }
+  agendaRefresh = cachedCopy(AGENDA).then(function (copy) {
+    return copy ? fetchAndStore(AGENDA) : null;
+  }).catch(function () { return null; }).then(function () {
+    agendaRefresh = null;
+    if (!agendaAgain) { return null; }
+    agendaAgain = false;
+    return refreshAgenda();
+  });
+  return agendaRefresh;
+}
+
 // Not signed in when it was last opened online, or signed out since (which drops the copy).
 function noAgendaOffline() {
   return madePage(escapeHtml(t("My agenda")), "<h1>" + escapeHtml(t("My agenda")) + '</h1><p class="notice" data-no-offline-agenda>' +
@@ -785,7 +806,10 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin || SKIP.indexOf(url.href.split("?")[0]) >= 0) { return; }
   if (request.method === "POST") {
     if (url.href.indexOf(SCOPE) === 0 && /\/sessions\/[^/]+\/star$/.test(url.pathname)) {
-      event.respondWith(sendStar(request));
+      var answered = sendStar(request);
+      event.respondWith(answered);
+      // A star changes the person's agenda: its kept copy follows, if they keep one.
+      event.waitUntil(answered.then(refreshAgenda).catch(function () { return null; }));
     }
     return;
   }
