@@ -20,6 +20,18 @@ WORKER_READY = """() => navigator.serviceWorker.ready.then(() => new Promise((re
   navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true));
 }))"""
 
+# Resolves once the worker's caches hold a copy of `path` (a page, or the JSON export).
+KEPT = """(path) => new Promise((resolve) => {
+  const look = async () => {
+    for (const name of await caches.keys()) {
+      const found = (await (await caches.open(name)).keys()).some((r) => new URL(r.url).pathname === path);
+      if (found) { resolve(true); return; }
+    }
+    setTimeout(look, 50);
+  };
+  look();
+})"""
+
 
 OUTBOX = """() => new Promise((resolve) => {
   const opening = indexedDB.open("confsched:pytorch-conference-europe-2026:outbox", 1);

@@ -10,6 +10,7 @@ from django.test import Client, override_settings
 from django.urls import set_script_prefix
 
 from confsched.programme.models import Event, ScheduleVersion
+from confsched.programme.words import STOP_WORDS
 from confsched.web.venue.offline import short_name
 from tests.conftest import DEMO_SLUG
 
@@ -79,8 +80,14 @@ def test_worker_is_served_from_the_event_path_uncached(client: Client, demo_even
     assert response["Cache-Control"] == "no-cache"
     assert "Service-Worker-Allowed" not in response
     assert config["scope"] == BASE
-    # Not the agenda: it is no-store (secret addresses), so it is neither kept nor refetched.
+    # Not the agenda: it is no-store (secret addresses); its copy without them is asked for
+    # apart once the person opens it online.
     assert config["pages"] == [BASE, BASE + "grid/", BASE + "speakers/"]
+    assert (config["agenda"], config["search"]) == (BASE + "agenda/", BASE + "search/")
+    # Searched offline as the server searches by words: the same stop words, as many results.
+    assert config["stopWords"] == sorted(STOP_WORDS)
+    assert ("the" in config["stopWords"], "pytorch" in config["stopWords"]) == (True, False)
+    assert config["resultsShown"] == 20
     assert config["timeZone"] == "Europe/Paris"
     assert (config["data"], config["speakers"]) == (BASE + "schedule.json", BASE + "speakers/")
     assert config["staticFiles"] == [

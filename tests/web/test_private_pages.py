@@ -38,6 +38,34 @@ def test_the_agenda_page_with_its_secrets_is_never_stored(client: Client, demo_e
     assert "Cookie" in response["Vary"]
 
 
+def test_the_agenda_s_offline_copy_leaves_the_secrets_out(client: Client, demo_event) -> None:
+    """What the service worker keeps of the agenda: the starred sessions, none of the feed,
+    alert or share addresses; still no-store for every HTTP cache; whose it is."""
+    from confsched.agenda.models import AgendaItem
+    from confsched.programme.models import Session
+    from confsched.web.venue.offline import account_marker
+
+    ada = _signed_in(client)
+    AgendaItem.objects.create(user=ada, session=Session.objects.get(key=TORCHJD))
+    client.post(BASE + "agenda/share", {"share": "on"})
+    shown = client.get(BASE + "agenda/")
+    copy = client.get(BASE + "agenda/", headers={"X-Confsched-Offline": "copy"})
+    links = AgendaLinks.objects.get()
+    html = copy.content.decode()
+    assert (links.feed_token in html, links.share_token in html, ".atom" in html) == (
+        False, False, False,
+    )  # fmt: skip
+    assert [f'id="{panel}"' in html for panel in ("feed", "alerts", "share")] == [False] * 3
+    assert f"/sessions/{TORCHJD}/" in html
+    assert _headers(copy) == (200, "private, no-store", "same-origin")
+    assert (copy["X-Confsched-Offline"], shown.get("X-Confsched-Offline")) == ("account", None)
+    request = copy.wsgi_request
+    assert copy["X-Confsched-Offline-Account"] == account_marker(request)
+    assert copy["X-Confsched-Offline-Account"].startswith("a")
+    assert "X-Confsched-Offline" in copy["Vary"] and "Cookie" in copy["Vary"]
+    assert "X-Confsched-Offline" in shown["Vary"]
+
+
 def test_a_visitors_agenda_page_is_never_stored(client: Client, demo_event) -> None:
     client.post(f"{BASE}sessions/{TORCHJD}/star", {"starred": "1"})
     assert _headers(client.get(BASE + "agenda/")) == (200, "private, no-store", "same-origin")

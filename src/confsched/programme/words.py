@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"\w+")
 # Words too common in programmes to say what a session is about.
-_STOP_WORDS = frozenset(
+STOP_WORDS = frozenset(
     "a an and are as at be by for from how in into is it of on or our the this to we with "
     "you your about using use".split()
 )
@@ -31,7 +31,7 @@ _STOP_WORDS = frozenset(
 
 def keywords(text: str) -> list[str]:
     """The words of `text` that can tell sessions apart: folded, without stop words."""
-    return [w for w in _WORD.findall(fold(text)) if w not in _STOP_WORDS and len(w) > 1]
+    return [w for w in _WORD.findall(fold(text)) if w not in STOP_WORDS and len(w) > 1]
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
@@ -38,11 +39,17 @@ from confsched.web.site.feeds import in_page_language
 from confsched.web.site.fragments import attach_cards, attach_star_urls, kept_stars
 from confsched.web.site.local_paths import local_path
 from confsched.web.site.pages import event_or_404, event_page
-from confsched.web.site.private import keep_private
+from confsched.web.site.private import (
+    OFFLINE_ACCOUNT_HEADER,
+    OFFLINE_COPY,
+    OFFLINE_HEADER,
+    keep_private,
+)
 from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.shared_cache import same_site_only
 from confsched.web.site.stencils import Markers
 from confsched.web.site.zones import ViewerZone, viewer_zone
+from confsched.web.venue.offline import account_marker
 
 
 def _session(event: Event, key: str) -> Session:
@@ -147,25 +154,47 @@ def _my_seats(
 def agenda(request: HttpRequest, event: str) -> HttpResponse:
     event_row = event_or_404(event)
     viewer = viewer_zone(request, event_row)
-    if not request.user.is_authenticated:
-        # A visitor's stars, kept in this browser: the page with nothing else of theirs.
-        starred = stars.starred_ids(request, event_row)
-        context = _agenda_context(event_row, set(starred), zone=viewer.zone, starred=starred)
-        page = event_page(
-            request, "confsched/agenda.html", event=event_row, viewer=viewer, nav="agenda",
-            **context,
-        )  # fmt: skip
-        return keep_private(page)
-    person = kept.read_person(request.user, event_row)
-    if person.links is None:  # the first visit makes the feed's secret address
-        agenda_services.agenda_links(request.user, event_row)
+    # The copy the service worker keeps for reading offline: the sessions, without the secrets
+    # (feed, share and alert addresses, check-in codes), which need the network to use anyway.
+    is_offline_copy = request.headers.get(OFFLINE_HEADER) == OFFLINE_COPY
+    if not request.user.is_authenticated or is_offline_copy:
+        response = _plain_agenda(request, event_row, viewer, is_offline_copy=is_offline_copy)
+    else:
         person = kept.read_person(request.user, event_row)
+        if person.links is None:  # the first visit makes the feed's secret address
+            agenda_services.agenda_links(request.user, event_row)
+            person = kept.read_person(request.user, event_row)
 
-    def render(markers: Markers | None, now: datetime) -> tuple[HttpResponse, kept.Times]:
-        return _person_agenda(request, event_row, viewer, person, markers=markers, now=now)
+        def render(markers: Markers | None, now: datetime) -> tuple[HttpResponse, kept.Times]:
+            return _person_agenda(request, event_row, viewer, person, markers=markers, now=now)
 
+        response = kept.agenda_response(request, event_row, viewer, person, render=render)
     # The page shows the feed and share secrets and the alert settings: no cache keeps it.
-    return keep_private(kept.agenda_response(request, event_row, viewer, person, render=render))
+    keep_private(response)
+    patch_vary_headers(response, (OFFLINE_HEADER,))
+    if is_offline_copy:
+        # Nothing secret in it: the person's own offline copy (dropped at log-out) may keep it,
+        # and only theirs (a log-out while it was on its way: not the next person's).
+        response[OFFLINE_HEADER] = "account"
+        response[OFFLINE_ACCOUNT_HEADER] = account_marker(request)
+    return response
+
+
+def _plain_agenda(
+    request: HttpRequest, event: Event, viewer: ViewerZone, *, is_offline_copy: bool
+) -> HttpResponse:
+    """A visitor's agenda (their stars, kept in this browser), or the copy of a signed-in
+    person's that the service worker keeps: their sessions and nothing secret."""
+    starred = stars.starred_ids(request, event)
+    ids, items = set(starred), {}
+    if request.user.is_authenticated:
+        items = agenda_queries.agenda_items(request.user, event)
+        ids |= agenda_queries.reserved_ids(request.user, event)
+    context = _agenda_context(event, ids, zone=viewer.zone, items=items, starred=starred)
+    return event_page(
+        request, "confsched/agenda.html", event=event, viewer=viewer, nav="agenda",
+        is_offline_copy=is_offline_copy, **context,
+    )  # fmt: skip
 
 
 def _person_agenda(

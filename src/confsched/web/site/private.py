@@ -19,6 +19,12 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 # Read by the service worker (venue/templates/confsched/sw.js): "account" lets it keep the page
 # in the offline copy of the person signed in, although no HTTP cache may store it.
 OFFLINE_HEADER = "X-Confsched-Offline"
+# Sent by the service worker in OFFLINE_HEADER when it asks for the copy it keeps of a page
+# that is otherwise never kept (the agenda): the view leaves the secrets out of that copy.
+OFFLINE_COPY = "copy"
+# On such a copy: whose it is (venue/offline.account_marker), so that the worker keeps it only
+# while that person is still the one signed in.
+OFFLINE_ACCOUNT_HEADER = "X-Confsched-Offline-Account"
 
 
 def keep_private(response: HttpResponse, *, is_secret_address: bool = False) -> HttpResponse:

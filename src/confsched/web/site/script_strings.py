@@ -60,6 +60,20 @@ _STRINGS = [
     gettext_noop("Where"),
     gettext_noop("Type"),
     gettext_noop("About this session"),
+    # the service worker's offline agenda and search
+    gettext_noop("My agenda"),
+    gettext_noop(
+        "Your agenda is not in this phone's offline copy. Sign in and open My agenda while "
+        "online: it is then kept here for reading offline, until you log out."
+    ),
+    gettext_noop("Read the schedule offline"),
+    gettext_noop("Search sessions"),
+    gettext_noop("Search"),
+    gettext_noop("Describe what you are looking for"),
+    gettext_noop("Offline: searched by words in the kept programme."),
+    gettext_noop("Sessions matching “{q}”"),
+    gettext_noop("No session matches “{q}”"),
+    gettext_noop("Try other words."),
 ]
 
 

@@ -20,6 +20,8 @@ from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
+from confsched.programme.words import STOP_WORDS
+from confsched.web.schedule.search import RESULTS_SHOWN
 from confsched.web.site.pages import event_or_404
 from confsched.web.site.script_strings import script_strings
 
@@ -29,7 +31,8 @@ BACKGROUND_COLOR = "#ffffff"
 # Home screens show about twelve characters under an icon.
 SHORT_NAME_LENGTH = 12
 # What the worker keeps for reading offline from the first visit on, besides the pages read.
-# Not the agenda: it shows the person's secret addresses and is no-store (never kept).
+# Not the agenda: it shows the person's secret addresses and is no-store; the worker keeps a
+# copy without them (asked for with OFFLINE_HEADER) once the person opens it online.
 PAGES = ("web:schedule", "web:grid", "web:speakers")
 # The marker of a person not signed in: visitors of one browser share its cookies anyway.
 VISITOR = "visitor"
@@ -118,6 +121,10 @@ def worker_config(event: Event) -> dict[str, object]:
         "scope": scope,
         "pages": pages,
         "agenda": reverse("web:agenda", kwargs={"event": event.slug}),
+        # Searched offline by words in the kept JSON export, as programme/words.py does.
+        "search": reverse("web:search", kwargs={"event": event.slug}),
+        "stopWords": sorted(STOP_WORDS),
+        "resultsShown": RESULTS_SHOWN,
         "staticFiles": static_files,
         "version": reverse("web:version", kwargs={"event": event.slug}),
         "timeZone": event.timezone,

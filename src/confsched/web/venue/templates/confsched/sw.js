@@ -7,7 +7,9 @@
 // the marker changes (a log-out skipped, a session expired, another tab), the other people's
 // caches and kept stars are dropped. Log-out itself clears everything (Clear-Site-Data).
 // A response marked no-store is never kept, unless the server says the person's copy may keep
-// it (X-Confsched-Offline: account). Copies are kept gzip-compressed.
+// it (X-Confsched-Offline: account). Copies are kept gzip-compressed. The agenda is no-store
+// (its feed and share addresses): opened online, the worker asks for its copy without them
+// (X-Confsched-Offline: copy), which the person's cache keeps like their other pages.
 "use strict";
 
 var CONFIG = {{ config|safe }};
@@ -29,6 +31,8 @@ function absolute(path) { return new URL(path, self.location.origin).href; }
 var SCOPE = absolute(CONFIG.scope);
 var STATIC_FILES = CONFIG.staticFiles.map(absolute);
 var SKIP = CONFIG.skip.map(absolute);
+var AGENDA = absolute(CONFIG.agenda);
+var SEARCH = absolute(CONFIG.search);
 
 // ---- Whose copy: the account marker the server names, remembered for reading offline. ----
 
@@ -136,13 +140,18 @@ function storePage(url, response) {
   return askServer().then(function (now) {
     return copying.then(function (copy) {
       if (!now) { return null; }
+      // A copy that names its person (the agenda's) is kept only while they are signed in.
+      var whose = copy.headers.get("X-Confsched-Offline-Account");
+      if (whose && whose !== now.account) { return null; }
       return caches.open(pagesCache(now.account)).then(function (cache) { return cache.put(url, copy); });
     });
   });
 }
 
 function fetchAndStore(url) {
-  var request = new Request(url, { credentials: "same-origin", cache: "no-cache" });
+  // The agenda's own copy: the page without its secrets, which the person's copy may keep.
+  var headers = url === AGENDA ? { "X-Confsched-Offline": "copy" } : {};
+  var request = new Request(url, { credentials: "same-origin", cache: "no-cache", headers: headers });
   return fetch(request).then(function (response) {
     if (isKeptStatic(request, response)) { return storeIn(CONFIG.cache, url, response); }
     if (isKeptPage(request, response)) { return storePage(url, response); }
@@ -331,6 +340,8 @@ function framed(frame, title, main, taken) {
 function madeOffline(url) {
   var address = new URL(url);
   var path = address.pathname;
+  if (path === new URL(SEARCH).pathname) { return searchedOffline(address.searchParams.get("q") || ""); }
+  if (path === new URL(AGENDA).pathname && !address.search) { return noAgendaOffline(); }
   if (address.search) {
     return cachedCopy(address.origin + path).then(function (whole) {
       if (!whole) { return null; }
@@ -364,6 +375,141 @@ function madeOffline(url) {
   });
 }
 
+// ---- Offline agenda and search: what the copy holds, or says it does not. ----
+
+// The frame's menu with `url` as the page it is on (the frame is the schedule's page).
+function currentIn(html, url) {
+  var end = html.indexOf("</header>");
+  if (end < 0) { return html; }
+  var path = escapeHtml(new URL(url).pathname);
+  var header = html.slice(0, end).replace(/ aria-current="page"/g, "").replace('<a href="' + path + '">', '<a href="' + path + '" aria-current="page">');
+  return header + html.slice(end);
+}
+
+// A page of ours around `main`: in the frame of the person's copy of the schedule, else bare.
+function madePage(title, main, url) {
+  return cachedCopy(SCOPE).then(function (frame) {
+    if (!frame) {
+      var html = '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+        "<title>" + title + '</title><link rel="stylesheet" href="' + escapeHtml(STATIC_FILES[0]) + '"></head><body><main id="main">' + main + "</main></body></html>";
+      return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+    var taken = frame.headers.get(CACHED_AT);
+    return frame.text().then(function (text) { return framed(currentIn(text, url), title, main, taken); });
+  });
+}
+
+// The kept agenda fetched again (once more at most after the one on its way: stars come in
+// runs), when there is one: offline it then holds the stars made online since it was opened.
+var agendaRefresh = null;
+var agendaAgain = false;
+
+function refreshAgenda() {
+  if (agendaRefresh) {
+    agendaAgain = true;
+    return agendaRefresh;
+  }
+  agendaRefresh = cachedCopy(AGENDA).then(function (copy) {
+    return copy ? fetchAndStore(AGENDA) : null;
+  }).catch(function () { return null; }).then(function () {
+    agendaRefresh = null;
+    if (!agendaAgain) { return null; }
+    agendaAgain = false;
+    return refreshAgenda();
+  });
+  return agendaRefresh;
+}
+
+// Not signed in when it was last opened online, or signed out since (which drops the copy).
+function noAgendaOffline() {
+  return madePage(escapeHtml(t("My agenda")), "<h1>" + escapeHtml(t("My agenda")) + '</h1><p class="notice" data-no-offline-agenda>' +
+    escapeHtml(t("Your agenda is not in this phone's offline copy. Sign in and open My agenda while online: it is then kept here for reading offline, until you log out.")) +
+    '</p><p><a href="' + escapeHtml(SCOPE) + '">' + escapeHtml(t("Read the schedule offline")) + "</a></p>", AGENDA);
+}
+
+// The form programme/words.py compares: lower-case, no accents ("Valérian" -> "valerian").
+function fold(text) {
+  return String(text || "").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\u00df/g, "ss");
+}
+
+var STOP_WORDS = {};
+(CONFIG.stopWords || []).forEach(function (word) { STOP_WORDS[word] = true; });
+
+// The words that tell sessions apart, as programme/words.keywords finds them.
+function keywords(text) {
+  return (fold(text).match(/[\p{L}\p{N}_]+/gu) || []).filter(function (word) { return word.length > 1 && !STOP_WORDS[word]; });
+}
+
+// The sessions holding at least one of the query's words (in the title, abstract or speakers'
+// names), best first: a word counts more the fewer sessions hold it, then more occurrences
+// win, then the earlier session (programme/words.WordIndex.scores).
+function sessionsMatching(query, facts) {
+  var wanted = {};
+  keywords(query).forEach(function (word) { wanted[word] = true; });
+  var holding = {};  // word -> [{ index, count }]
+  var sessions = Object.keys(facts.sessions).map(function (path) { return facts.sessions[path]; });
+  sessions.sort(function (a, b) { return a.date < b.date ? -1 : a.date > b.date ? 1 : 0; });
+  sessions.forEach(function (session, index) {
+    var names = (session.persons || []).map(function (person) { return person.public_name || person.name; }).join("\n");
+    var counts = {};
+    keywords(session.title + "\n" + (session.abstract || "") + "\n" + names).forEach(function (word) {
+      if (wanted[word]) { counts[word] = (counts[word] || 0) + 1; }
+    });
+    Object.keys(counts).forEach(function (word) { (holding[word] = holding[word] || []).push({ index: index, count: counts[word] }); });
+  });
+  var weights = {};
+  var hits = {};
+  Object.keys(holding).sort().forEach(function (word) {
+    holding[word].forEach(function (hit) {
+      weights[hit.index] = (weights[hit.index] || 0) + 1 / holding[word].length;
+      hits[hit.index] = (hits[hit.index] || 0) + hit.count;
+    });
+  });
+  return Object.keys(weights).map(Number).sort(function (a, b) {
+    return (weights[b] - weights[a]) || (hits[b] - hits[a]) || (a - b);
+  }).map(function (index) { return sessions[index]; });
+}
+
+var DAY = { weekday: "long", day: "numeric", month: "long" };
+
+// The search page offline: the form, and the kept programme's sessions matching its words.
+function searchedOffline(query) {
+  var q = query.split(/\s+/).filter(Boolean).join(" ").slice(0, 200);
+  return Promise.all([eventData(), cachedCopy(SCOPE)]).then(function (found) {
+    var facts = found[0];
+    if (!facts) { return null; }
+    var zone = found[1] ? null : CONFIG.timeZone;
+    var framing = found[1] ? found[1].text().then(pageZone) : Promise.resolve(zone);
+    return framing.then(function (pageZoneName) {
+      var form = '<form class="search-form" method="get" action="' + escapeHtml(SEARCH) + '" role="search"><label for="search-q">' +
+        escapeHtml(t("Describe what you are looking for")) + '</label><div class="search-row"><input id="search-q" type="search" name="q" value="' +
+        escapeHtml(q) + '" maxlength="200"><button type="submit">' + escapeHtml(t("Search")) + "</button></div></form>";
+      var results = "";
+      if (q) {
+        var matching = sessionsMatching(q, facts).slice(0, CONFIG.resultsShown || 20);
+        var items = matching.map(function (session) {
+          var names = (session.persons || []).map(function (person) { return escapeHtml(person.public_name || person.name); }).join(", ");
+          return '<li><a href="' + escapeHtml(new URL(session.url).pathname) + '">' + escapeHtml(session.title) + '</a><br><time datetime="' +
+            escapeHtml(session.date) + '">' + escapeHtml(when(session.date, pageZoneName, DAY) + " " + when(session.date, pageZoneName, TIME)) + "</time>" +
+            (session.room ? " · " + escapeHtml(session.room) : "") + (names ? " · " + names : "") + "</li>";
+        }).join("");
+        var heading = matching.length ? t("Sessions matching “{q}”") : t("No session matches “{q}”");
+        results = '<section aria-labelledby="search-results-heading"><h2 id="search-results-heading">' + escapeHtml(heading).replace("{q}", escapeHtml(q)) + "</h2>" +
+          (items ? '<ol class="offline-results" data-offline-results>' + items + "</ol>" : "<p>" + escapeHtml(t("Try other words.")) + "</p>") + "</section>";
+      }
+      var main = '<nav class="crumbs" aria-label="' + escapeHtml(t("Breadcrumb")) + '"><a href="' + escapeHtml(SCOPE) + '">' + escapeHtml(t("Schedule")) +
+        '</a> › <span aria-current="page">' + escapeHtml(t("Search")) + '</span></nav><div class="search-page"><h1>' + escapeHtml(t("Search sessions")) + "</h1>" + form +
+        '<p class="hint">' + escapeHtml(t("Offline: searched by words in the kept programme.")) + "</p>" + results + "</div>";
+      var title = (q ? escapeHtml(q) + " · " : "") + escapeHtml(t("Search sessions"));
+      return madePage(title, main, SEARCH).then(function (page) {
+        // The time of the programme searched, not of the frame around it.
+        if (page && facts.at) { page.headers.set(CACHED_AT, facts.at); }
+        return page;
+      });
+    });
+  });
+}
+
 function timeout(ms) {
   return new Promise(function (resolve) { setTimeout(function () { resolve(null); }, ms); });
 }
@@ -379,6 +525,9 @@ function networkFirst(event) {
       event.waitUntil(storeIn(CONFIG.cache, request.url, response.clone()));
     } else if (isKeptPage(request, response)) {
       event.waitUntil(storePage(request.url, response.clone()));
+    } else if (isPage && request.url === AGENDA && response.status === 200) {
+      // The agenda as the person last opened it online, for reading offline (no secrets).
+      event.waitUntil(fetchAndStore(AGENDA).catch(function () { return null; }));
     }
     return response;
   });
@@ -657,7 +806,10 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin || SKIP.indexOf(url.href.split("?")[0]) >= 0) { return; }
   if (request.method === "POST") {
     if (url.href.indexOf(SCOPE) === 0 && /\/sessions\/[^/]+\/star$/.test(url.pathname)) {
-      event.respondWith(sendStar(request));
+      var answered = sendStar(request);
+      event.respondWith(answered);
+      // A star changes the person's agenda: its kept copy follows, if they keep one.
+      event.waitUntil(answered.then(refreshAgenda).catch(function () { return null; }));
     }
     return;
   }
