@@ -9,7 +9,7 @@ DEMO_EVENT := pytorch-conference-europe-2026
 DEMO_FILES := $(wildcard demo/$(DEMO_EVENT)/*.txt)
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install install-test run admin demo test test-postgres lint bench bench-load wrk fuzz chromium nginx axe vnu gettext messages screenshots clean
+.PHONY: install install-test run admin demo test test-postgres lint bench bench-load wrk fuzz chromium nginx axe vnu icaljs libical gettext messages screenshots clean
 
 # `make run` installs what running needs (confsched and search by meaning's model), not the test
 # tools; `make test` and the other developer targets add them (TEST_STAMP).
@@ -89,39 +89,50 @@ messages: install gettext
 	cd src/confsched && DEBUG=1 CONFSCHED_DATA_DIR=$(abspath var) $(abspath $(BIN))/confsched makemessages --all --no-location --no-obsolete
 	cd src/confsched && DEBUG=1 CONFSCHED_DATA_DIR=$(abspath var) $(abspath $(BIN))/confsched compilemessages
 
-# The accessibility tests inject axe-core, the npm registry's package, into every page.
+# What the tests run in Node.js or Java, from the npm registry, all installed by one command
+# (`npm install --no-save` removes whatever the command does not name): axe-core, which the
+# accessibility tests inject into every page; the W3C Nu HTML checker (vnu-jar), run with the
+# system's Java over every page kind; ical.js, the calendar parser of Thunderbird and many web
+# apps, which reads every calendar export.
 AXE := var/npm/node_modules/axe-core/axe.min.js
 AXE_VERSION := 4.14.1
-$(AXE):
+VNU := var/npm/node_modules/vnu-jar/build/dist/vnu.jar
+VNU_VERSION := 26.9.27
+ICALJS := var/npm/node_modules/ical.js/dist/ical.es5.cjs
+ICALJS_VERSION := 2.2.1
+NPM_PACKAGES := axe-core@$(AXE_VERSION) vnu-jar@$(VNU_VERSION) ical.js@$(ICALJS_VERSION)
+$(AXE) $(VNU) $(ICALJS):
 	@if command -v npm >/dev/null; then \
-		npm install --no-save --no-audit --no-fund --silent --prefix var/npm axe-core@$(AXE_VERSION); \
+		npm install --no-save --no-audit --no-fund --silent --prefix var/npm $(NPM_PACKAGES); \
 	else \
-		echo "npm is missing: install Node.js to run the accessibility tests."; \
+		echo "npm is missing: install Node.js to run the accessibility, HTML and calendar checks."; \
 	fi
 
 axe: $(AXE)
 
-# The W3C Nu HTML checker (the npm registry's vnu-jar), run with the system's Java by the tests
-# that check every page kind's HTML.
-VNU := var/npm/node_modules/vnu-jar/build/dist/vnu.jar
-VNU_VERSION := 26.9.27
-$(VNU):
-	@if command -v npm >/dev/null; then \
-		npm install --no-save --no-audit --no-fund --silent --prefix var/npm vnu-jar@$(VNU_VERSION) axe-core@$(AXE_VERSION); \
-	else \
-		echo "npm is missing: install Node.js to run the HTML checker tests."; \
-	fi
-
 vnu: $(VNU)
+
+icaljs: $(ICALJS)
+
+# libical (Debian's libical3), the calendar library of Evolution and many servers, read through
+# ctypes by tests/interchange/test_ical_libical.py.
+libical:
+	@if ! ldconfig -p | grep -q 'libical\.so\.3'; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libical3 >/dev/null; \
+		else \
+			echo "libical is missing: install it (apt-get install libical3) for the calendar checks."; \
+		fi; \
+	fi
 
 # Tests run in parallel, one process per core (pytest-xdist), a test file per process at a time
 # so that a file's browser and server fixtures are made once; PARALLEL= runs them in one process.
 PARALLEL ?= -n auto --dist loadfile
 
-test: install-test chromium nginx axe vnu gettext
+test: install-test chromium nginx axe vnu icaljs libical gettext
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-postgres: install-test chromium nginx axe vnu gettext
+test-postgres: install-test chromium nginx axe vnu icaljs libical gettext
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 lint: install-test
