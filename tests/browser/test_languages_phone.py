@@ -57,7 +57,7 @@ def test_french_picked_on_a_phone_is_kept(new_context, multilingual: str, axe_so
     assert any(time >= "13:00" for time in times)  # the afternoon in 24-hour time
     expect(page.locator(".site-nav a")).to_have_text(
         ["Programme", "Grille", "En ce moment", "Rechercher", "Intervenants", "Mon programme",
-         "Planifier", "Changements", "Calendar & apps"]
+         "Planifier", "Changements", "Agenda et applis"]
     )  # fmt: skip
     assert _serious(page, axe_source) == []
     _shot(page, "schedule-phone-fr.png")
