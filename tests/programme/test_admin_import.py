@@ -125,7 +125,6 @@ def test_the_preview_counts_the_version_in_the_persons_language(
     assert "Version 1 du programme : 29 sessions ajoutées." in page
 
 
-
 def test_the_import_page_says_its_limit_in_words_not_the_settings_name(
     staff: Client, event: Event, settings: object
 ) -> None:
