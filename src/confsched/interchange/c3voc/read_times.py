@@ -126,23 +126,24 @@ def _event_start(
         if day_start.utcoffset() is None:
             day_start = day_start.replace(tzinfo=value.tzinfo)
         if value < day_start:  # frab days run past midnight: 01:00 belongs to the next date
-            next_day = _plus(value.replace(tzinfo=None), timedelta(days=1))
-            if next_day is None:
-                raise reader.refuse(
-                    f"{path}.start is {shown_value(raw_start)}, after midnight of "
-                    f"{day_date.date()}: outside the years 1 to 9999"
-                )
-            value = _localize(reader, next_day, f"{path}.start", raw_start)
+            value = _next_date(reader, value, day_date, path=path, raw_start=raw_start)
     elif after_midnight:
-        next_day = _plus(value.replace(tzinfo=None), timedelta(days=1))
-        if next_day is None:
-            raise reader.refuse(
-                f"{path}.start is {shown_value(raw_start)}, after midnight of "
-                f"{day_date.date()}: outside the years 1 to 9999"
-            )
-        value = _localize(reader, next_day, f"{path}.start", raw_start)
+        value = _next_date(reader, value, day_date, path=path, raw_start=raw_start)
         reader.after_midnight += 1
     return value
+
+
+def _next_date(
+    reader: _Reader, value: datetime, day_date: datetime, *, path: str, raw_start: object
+) -> datetime:
+    """`value` a day later: a session after midnight of its day's date."""
+    next_day = _plus(value.replace(tzinfo=None), timedelta(days=1))
+    if next_day is None:
+        raise reader.refuse(
+            f"{path}.start is {shown_value(raw_start)}, after midnight of "
+            f"{day_date.date()}: outside the years 1 to 9999"
+        )
+    return _localize(reader, next_day, f"{path}.start", raw_start)
 
 
 def _event_end(reader: _Reader, event: dict, starts_at: datetime, *, path: str) -> datetime | None:
