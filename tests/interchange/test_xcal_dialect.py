@@ -186,7 +186,7 @@ def test_small_programme_exact_dialect_document() -> None:
         "    <vevent>\n"
         "      <method>PUBLISH</method>\n"
         "      <uid>talk-a@d.example</uid>\n"
-        "      <pentabarf:event-slug>talk-a</pentabarf:event-slug>\n"
+        "      <pentabarf:event-slug>small-157552320-cancelled-one</pentabarf:event-slug>\n"
         "      <pentabarf:title>Cancelled one</pentabarf:title>\n"
         '      <dtstart tzid="Europe/Paris">20260602T100000</dtstart>\n'
         '      <dtend tzid="Europe/Paris">20260602T102000</dtend>\n'
@@ -199,7 +199,7 @@ def test_small_programme_exact_dialect_document() -> None:
         "    <vevent>\n"
         "      <method>PUBLISH</method>\n"
         "      <uid>talk-b@d.example</uid>\n"
-        "      <pentabarf:event-slug>talk-b</pentabarf:event-slug>\n"
+        "      <pentabarf:event-slug>small-136429879-grosse-emoji</pentabarf:event-slug>\n"
         "      <pentabarf:title>Größe &amp; &lt;Emoji 🚀&gt;</pentabarf:title>\n"
         "      <pentabarf:language-code>de</pentabarf:language-code>\n"
         '      <dtstart tzid="Europe/Paris">20260602T100000</dtstart>\n'

@@ -47,6 +47,7 @@ from confsched.interchange.ical.xcal_read import (
     NAMESPACE,
     PENTABARF_NAMESPACE,
 )
+from confsched.interchange.identity import export_ids, export_slug
 from confsched.interchange.pieces import Context, Keeper, Slots, billed, build_all, joined
 from confsched.interchange.programme import Programme, Session, Speaker
 from confsched.interchange.zones import programme_zone
@@ -154,6 +155,8 @@ def render_pentabarf(
         if text:
             _flat(vcalendar, tag, text)
     speakers = {speaker.key: speaker for speaker in programme.speakers}
+    # The session's slug as schedule.xml and schedule.json give it (interchange/identity.py).
+    ids = export_ids(session.key for session in programme.sessions)
     slots = Slots()
     wanted: list[tuple[Session, Context]] = []
     for session in _scheduled(programme):
@@ -162,6 +165,7 @@ def render_pentabarf(
             zone, billed(session.speakers, speakers),
             f"{session.key}@{domain}" if domain else session.key,
             _session_url(session, slug=slug, base_url=base_url, url_for=url_for),
+            export_slug(slug, number=ids[session.key], title=session.title),
         )  # fmt: skip
         wanted.append((session, context))
     return _joined(root, slots, keep(f"{__name__}:pentabarf-vevent", wanted, render_flat_vevent))
@@ -169,13 +173,13 @@ def render_pentabarf(
 
 def render_flat_vevent(session: Session, context: Context) -> bytes:
     """One session's <vevent> in the frab/pentabarf dialect, indented as under <vcalendar>."""
-    zone, named, uid, url = context
+    zone, named, uid, url, event_slug = context
     speakers = {key: speaker for key, speaker in named if speaker is not None}
     assert session.starts_at is not None  # only scheduled sessions get here
     vevent = ET.Element("vevent")
     _flat(vevent, "method", "PUBLISH")
     _flat(vevent, "uid", uid)
-    _flat(vevent, "pentabarf:event-slug", session.key)
+    _flat(vevent, "pentabarf:event-slug", event_slug)
     _flat(vevent, "pentabarf:title", session.title)
     if session.language:
         _flat(vevent, "pentabarf:language-code", session.language)
