@@ -95,6 +95,14 @@ class Walk:
         focused = self.page.evaluate(FOCUSED)
         assert (focused["shown"], focused["clear"]) == (True, True), focused
 
+    def through(self, presses: int, *, key: str = "Tab") -> None:
+        """Press `key` (Tab or Shift+Tab) `presses` times, checking every control focused."""
+        for _ in range(presses):
+            self.page.keyboard.press(key)
+            focused = self.page.evaluate(FOCUSED)
+            if not (focused["shown"] and focused["clear"]):
+                self.faults.append(f"{key}: {focused}")
+
     def back_at_the_top(self, *, shot: str = "") -> None:
         """The reader scrolls until the focused control (a session's title) sits at the window's
         top edge, under the sticky day heading; Tab moves on to the control beside it (its
@@ -205,4 +213,21 @@ def test_sign_up_find_star_reserve_and_rate_with_the_keyboard_alone(
     assert list(Feedback.objects.filter(user=ada).values_list("rating", "comment")) == [
         (4, "Clear examples.")
     ]
+    assert walk.faults == [], "\n".join(walk.faults)
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_grid_brings_each_control_tab_reaches_clear_of_its_sticky_row_and_column(
+    new_context, demo_live: str, width: int
+) -> None:  # noqa: ANN001
+    """The grid scrolls on its own, under a sticky row of rooms and a sticky column of times:
+    forward through the first day's cards, a card half out at the right edge comes whole into
+    view; back again, a card comes out from under the rooms and the times."""
+    viewport = PHONE if width == 375 else DESKTOP
+    page = new_context(viewport=viewport, reduced_motion="reduce").new_page()
+    page.goto(demo_live + "grid/")
+    walk = Walk(page, width)
+    walk.to(page.get_by_role("link", name=TORCHJD, exact=True))
+    walk.through(40)
+    walk.through(60, key="Shift+Tab")
     assert walk.faults == [], "\n".join(walk.faults)
