@@ -48,6 +48,8 @@ class SignupForm(UserCreationForm):
         required=True,
         label=gettext_lazy("Email"),
         help_text=gettext_lazy("For resetting your password; never shown."),
+        # Browsers and password managers fill it in (WCAG 1.3.5, 3.3.8).
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -295,3 +295,29 @@
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setUp); } else { setUp(); }
 })();
+
+// issue 29 item 16: a control that htmx replaces with its answer (a star, a seat's button) keeps
+// the keyboard's focus (WCAG 2.4.3): without this the focus fell back to the page's start and
+// the next Tab began again at the skip link. The control of what came in with the same name
+// (the seat's "Cancel my seat" for its "Reserve a seat") takes it, else the first control.
+(function () {
+  var CONTROLS = "button:not([disabled]), a[href], input:not([type=hidden]):not([disabled]), select, textarea";
+  var held = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target, focused = document.activeElement;
+    held = target && focused && focused !== document.body && target.contains(focused)
+      ? { target: target, parent: target.parentNode, before: target.previousElementSibling,
+          name: focused.getAttribute("name") } : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!held) { return; }
+    var place = held, focused = document.activeElement;
+    held = null;
+    if (focused && focused !== document.body && focused.isConnected) { return; }
+    var node = place.target.isConnected ? place.target
+      : place.before ? place.before.nextElementSibling : place.parent && place.parent.firstElementChild;
+    var same = node && place.name ? node.querySelector("[name=\"" + CSS.escape(place.name) + "\"]") : null;
+    var control = same || (node && (node.matches(CONTROLS) ? node : node.querySelector(CONTROLS)));
+    if (control) { control.focus(); }
+  });
+})();
