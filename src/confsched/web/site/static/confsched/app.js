@@ -321,3 +321,15 @@
     if (control) { control.focus(); }
   });
 })();
+
+// issue 29 items 5 and 16: a control of the grid that Tab reaches comes whole into view once its
+// card has opened (focus shows the whole card): the browser scrolls only before the card grows,
+// and leaves a card with a sliver showing at the box's edge as it is. "nearest" keeps what is
+// already in view where it is; the page's scroll-margin keeps it clear of the sticky rows.
+document.addEventListener("focusin", function (event) {
+  var target = event.target;
+  if (!target.closest || !target.closest(".grid-sideways .grid-cell")) { return; }
+  requestAnimationFrame(function () {
+    if (document.activeElement === target) { target.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+  });
+});
