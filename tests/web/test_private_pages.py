@@ -43,7 +43,7 @@ def test_the_agenda_s_offline_copy_leaves_the_secrets_out(client: Client, demo_e
     alert or share addresses; still no-store for every HTTP cache; whose it is."""
     from confsched.agenda.models import AgendaItem
     from confsched.programme.models import Session
-    from confsched.web.venue.offline import account_marker
+    from confsched.web.site.private import account_marker
 
     ada = _signed_in(client)
     AgendaItem.objects.create(user=ada, session=Session.objects.get(key=TORCHJD))

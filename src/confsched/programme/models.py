@@ -389,8 +389,7 @@ class Session(models.Model):
         help_text=_('e.g. "Lightning Talk"'),
         verbose_name=_("kind"),
     )
-    # Titles come whole from imports: real feeds hold summaries past 500 characters (an
-    # iCalendar SUMMARY of 505); beyond this the import report names the session it cut.
+    # Whole from imports (an iCalendar SUMMARY of 505); past this the import report says so.
     title = models.CharField(max_length=2000, verbose_name=_("title"))
     abstract = models.TextField(blank=True, verbose_name=_("abstract"))
     starts_at = models.DateTimeField(null=True, blank=True, verbose_name=_("starts at"))

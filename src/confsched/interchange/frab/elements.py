@@ -143,3 +143,21 @@ def _dedent(text: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
     cut = min(indents, default=0)
     return "\n".join([first, *(line[cut:] for line in rest)])
+
+
+def _after_midnight(events: list[tuple[str, Element]], *, watch: bool) -> list[bool]:
+    """For each of a room's events (by start), whether its start, a clock without a date, is
+    after midnight of its day: once a clock goes back (00:00 after 23:00), it and every later
+    one (frab's days run past midnight). All False unless `watch`."""
+    previous: time | None = None
+    crossed = False
+    late = []
+    for _, element in events:
+        date_text = _text(element, "date")
+        timed = bool(date_text) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date_text)
+        clock = _clock(_text(element, "start"))
+        if watch and clock is not None and not timed:
+            crossed = crossed or (previous is not None and clock < previous)
+            previous = clock
+        late.append(crossed and not timed)
+    return late

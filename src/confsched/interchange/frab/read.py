@@ -68,6 +68,7 @@ from confsched.core.timezones import get_zone, is_zone_name, zone_problem
 from confsched.interchange.documents import read_xml
 from confsched.interchange.frab.elements import (
     _absolute,
+    _after_midnight,
     _children,
     _clean,
     _clock,
@@ -103,13 +104,6 @@ _ROOT = re.compile(
     re.DOTALL,
 )
 _DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _has_time(date_text: str) -> bool:
-    """Whether an event's <date> gives its time (else its <start> and its day's date do)."""
-    return bool(date_text) and not _DATE_ONLY.fullmatch(date_text)
-
-
 _DURATION = re.compile(r"(?P<h>\d{1,3}):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?")
 _HTTP = re.compile(r"https?://\S+")
 
@@ -215,21 +209,11 @@ class _Reader:
                     if wrapper:
                         rooms.setdefault(wrapper)
                     events = list(_children(child, child_path, "event"))
-                # A room's events come by start: in a day with no start and no <day_change>,
-                # a clock that goes back (00:00 after 23:00) has crossed midnight, and so has
-                # every event after it. Events directly under <day> (pentabarf) are in no
-                # such order.
+                # Only a room's list in a day with no start and no <day_change> (events
+                # directly under <day>, pentabarf's, are in no order).
                 watch = child.tag == "room" and not (day_element.get("start") or "").strip()
-                watch = watch and day_change is None
-                previous: time | None = None
-                crossed = False
-                for path, element in events:
-                    date_text = _text(element, "date")
-                    clock = _clock(_text(element, "start"))
-                    if watch and clock is not None and not _has_time(date_text):
-                        crossed = crossed or (previous is not None and clock < previous)
-                        previous = clock
-                    after_midnight = crossed and not _has_time(date_text)
+                late = _after_midnight(events, watch=watch and day_change is None)
+                for (path, element), after_midnight in zip(events, late, strict=True):
                     session = self.session(
                         element, path, day, wrapper, speakers, after_midnight=after_midnight
                     )

@@ -43,13 +43,13 @@ from confsched.web.site.private import (
     OFFLINE_ACCOUNT_HEADER,
     OFFLINE_COPY,
     OFFLINE_HEADER,
+    account_marker,
     keep_private,
 )
 from confsched.web.site.qr import code_qr_svg
 from confsched.web.site.shared_cache import same_site_only
 from confsched.web.site.stencils import Markers
 from confsched.web.site.zones import ViewerZone, viewer_zone
-from confsched.web.venue.offline import account_marker
 
 
 def _session(event: Event, key: str) -> Session:

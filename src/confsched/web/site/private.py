@@ -15,6 +15,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import salted_hmac
 
 # Read by the service worker (venue/templates/confsched/sw.js): "account" lets it keep the page
 # in the offline copy of the person signed in, although no HTTP cache may store it.
@@ -22,9 +23,22 @@ OFFLINE_HEADER = "X-Confsched-Offline"
 # Sent by the service worker in OFFLINE_HEADER when it asks for the copy it keeps of a page
 # that is otherwise never kept (the agenda): the view leaves the secrets out of that copy.
 OFFLINE_COPY = "copy"
-# On such a copy: whose it is (venue/offline.account_marker), so that the worker keeps it only
+# On such a copy: whose it is (account_marker), so that the worker keeps it only
 # while that person is still the one signed in.
 OFFLINE_ACCOUNT_HEADER = "X-Confsched-Offline-Account"
+
+
+# The marker of a person not signed in: visitors of one browser share its cookies anyway.
+VISITOR = "visitor"
+
+
+def account_marker(request: HttpRequest) -> str:
+    """Whose offline copy pages belong in: a stable name per account that reveals neither
+    who it is nor anything secret (not the session key, not a feed token)."""
+    user = request.user
+    if not user.is_authenticated:
+        return VISITOR
+    return "a" + salted_hmac("confsched.offline.account", str(user.pk)).hexdigest()[:24]
 
 
 def keep_private(response: HttpResponse, *, is_secret_address: bool = False) -> HttpResponse:

@@ -16,13 +16,13 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
 from confsched.programme.words import STOP_WORDS
 from confsched.web.schedule.search import RESULTS_SHOWN
 from confsched.web.site.pages import event_or_404
+from confsched.web.site.private import account_marker
 from confsched.web.site.script_strings import script_strings
 
 # From app.css: --accent-ink for the browser's bar, --paper behind the splash screen.
@@ -34,8 +34,6 @@ SHORT_NAME_LENGTH = 12
 # Not the agenda: it shows the person's secret addresses and is no-store; the worker keeps a
 # copy without them (asked for with OFFLINE_HEADER) once the person opens it online.
 PAGES = ("web:schedule", "web:grid", "web:speakers")
-# The marker of a person not signed in: visitors of one browser share its cookies anyway.
-VISITOR = "visitor"
 STATIC_FILES = (
     "confsched/app.css",
     "confsched/app.js",
@@ -97,15 +95,6 @@ def manifest(request: HttpRequest, event: str) -> HttpResponse:
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     return response
-
-
-def account_marker(request: HttpRequest) -> str:
-    """Whose offline copy pages belong in: a stable name per account that reveals neither
-    who it is nor anything secret (not the session key, not a feed token)."""
-    user = request.user
-    if not user.is_authenticated:
-        return VISITOR
-    return "a" + salted_hmac("confsched.offline.account", str(user.pk)).hexdigest()[:24]
 
 
 def worker_config(event: Event) -> dict[str, object]:
