@@ -153,6 +153,19 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _page(name: str) -> str:
+    """The page package a module is in ("confsched.web.staff"), else "" (confsched.web.urls,
+    which routes to every page, is in none)."""
+    parts = name.split(".")
+    return ".".join(parts[:3]) if parts[:2] == [PACKAGE, "web"] and len(parts) > 3 else ""
+
+
+def _is_page_views(name: str) -> bool:
+    """A page package's views module (or a views package's module)."""
+    parts = name.split(".")
+    return bool(_page(name)) and len(parts) > 3 and parts[3] == "views"
+
+
 def problems(house: House) -> list[str]:
     found = [
         f"{name}: {count} lines (at most {MAX_LINES})"
@@ -167,6 +180,11 @@ def problems(house: House) -> list[str]:
         for target in sorted(targets):
             if layer(target) > layer(name):
                 found.append(f"{name} imports {target}: a lower layer imports a higher one")
+            if _is_page_views(target) and _page(name) and _page(target) != _page(name):
+                found.append(
+                    f"{name} imports {target}: a page asks another page's views "
+                    "(what two features share belongs in a domain module)"
+                )
     found += [
         f"command {command!r} has {len(names)} names: {', '.join(sorted(names))}"
         for command, names in sorted(house.commands.items())

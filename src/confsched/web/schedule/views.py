@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
+from confsched.agenda.demand import likely_full_session_keys
 from confsched.core.timezones import describe_zone, zone_names
 from confsched.programme import queries
 from confsched.programme.filtering import apply_filters, facet_rows, parse_filters
@@ -42,7 +43,6 @@ from confsched.web.site.fragments import attach_cards, attach_star_urls
 from confsched.web.site.pages import event_moment, event_or_404, event_page
 from confsched.web.site.stencils import Markers, Stencil
 from confsched.web.site.zones import ViewerZone, viewer_zone
-from confsched.web.staff.views import likely_full_session_keys
 
 
 def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
+from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
@@ -21,7 +22,6 @@ from confsched.web.site.fragments import attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import Markers
 from confsched.web.site.zones import viewer_zone
-from confsched.web.staff.views import likely_full_session_keys
 
 # A link without a title is named by its kind (programme.models.LinkKind); session.html
 # translates that name with these.

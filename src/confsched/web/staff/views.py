@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
@@ -19,60 +18,22 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from confsched.agenda.models import Reservation, ReservationStatus, VisitorStar
+from confsched.agenda.demand import session_stars
+from confsched.agenda.models import Reservation, ReservationStatus
 from confsched.agenda.reservations import Seats
 from confsched.programme.insight import (
     LIKELY_FULL_SHARE,
     Bar,
     SessionStars,
     bar_chart_svg,
-    likely_full_keys,
     session_demands,
     slot_demands,
 )
-from confsched.programme.models import Event, Session
+from confsched.programme.models import Event
 from confsched.programme.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.zones import viewer_zone
-
-# The public "likely full" mark may lag the stars by this long: one aggregate a minute per
-# event, whatever the traffic on session pages.
-LIKELY_FULL_SECONDS = 60
-
-
-def session_stars(event: Event) -> list[SessionStars]:
-    """Published, not cancelled sessions with their stars (accounts' and visitors'), two queries."""
-    visitor_stars = dict(
-        VisitorStar.objects.filter(session__event=event)
-        .values_list("session_id")
-        .annotate(total=Count("id"))
-        .values_list("session_id", "total")
-    )
-    rows = (
-        Session.objects.published()
-        .filter(event=event, is_cancelled=False)
-        .annotate(account_stars=Count("agenda_items"))
-        .values_list("pk", "key", "title", "starts_at", "room__name", "room__capacity",
-                     "account_stars", "seats")
-    )  # fmt: skip
-    return [
-        SessionStars(
-            pk=pk, key=key, title=title, starts_at=starts_at, room=room or "",
-            capacity=capacity, stars=account + visitor_stars.get(pk, 0), seats=seats,
-        )
-        for pk, key, title, starts_at, room, capacity, account, seats in rows
-    ]  # fmt: skip
-
-
-def likely_full_session_keys(event: Event) -> frozenset[str]:
-    """Keys of the event's likely-full sessions, kept a minute: session pages ask this often."""
-    key = f"likely-full:{event.pk}:{event.attendees_per_star}"
-    found = cache.get(key)
-    if found is None:
-        found = likely_full_keys(session_stars(event), attendees_per_star=event.attendees_per_star)
-        cache.set(key, found, LIKELY_FULL_SECONDS)
-    return frozenset(found)
 
 
 @dataclass(frozen=True)
