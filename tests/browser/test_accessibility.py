@@ -41,6 +41,7 @@ ANONYMOUS = {
     "changes": ("E/changes/", 200),
     "version": ("E/v/1/", 200),
     "zones": ("E/zones/", 200),
+    "elsewhere": ("E/elsewhere/", 200),
     "now": ("E/now/", 200),
     "search": ("E/search/?q=torch", 200),
     "embed": ("E/embed/", 200),
