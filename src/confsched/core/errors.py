@@ -53,3 +53,18 @@ class TeamError(ConfschedError):
 
 class DraftError(ConfschedError):
     """A draft cannot be started, released or discarded as asked (none, one already, no name)."""
+
+
+class UploadError(ConfschedError):
+    """A file a person uploaded is refused: not what it claims to be, too large, cut off, or
+    unsafe to serve. Says what is wrong with which file; nothing of it has been kept."""
+
+    def __init__(self, message: str, *, filename: str = "") -> None:
+        self.message = message
+        self.filename = filename
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if not self.filename:
+            return self.message
+        return gettext("%(file)s: %(message)s") % {"file": self.filename, "message": self.message}
