@@ -31,7 +31,7 @@ SLUG = "busy"
 def embedded(slug: str) -> int:
     from django.db import connection
 
-    from confsched.programme.models import SessionEmbedding
+    from confsched.search.models import SessionEmbedding
 
     connection.close()  # a fresh read of the worker's commits
     return SessionEmbedding.objects.filter(session__event__slug=slug).count()

@@ -32,7 +32,7 @@ import json, statistics, time
 started = time.perf_counter()
 import django
 django.setup()
-from confsched.programme import semantic
+from confsched.search import semantic
 # Trees older than the worker's socket (7c6b6ac, where issue 18 began) have no embed_query.
 embed_query = getattr(semantic, "embed_query", lambda text: semantic.embed_texts([text])[0])
 embed_query("warm up")

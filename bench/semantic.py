@@ -86,8 +86,9 @@ def seed_vectors(slug: str) -> None:
     import numpy as np
     from django.db import connection
 
-    from confsched.programme import semantic
-    from confsched.programme.models import Session, SessionEmbedding
+    from confsched.programme.models import Session
+    from confsched.search import semantic
+    from confsched.search.models import SessionEmbedding
 
     connection.close()
     rng = np.random.default_rng(0)

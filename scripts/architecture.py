@@ -24,11 +24,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "confsched"
 MAX_LINES = 500
-# Lower layers never import higher ones: urls -> web/api -> agenda -> programme -> interchange
-# -> core. Modules at the package's top (settings, urls, cli, wsgi) and the management commands
-# sit above them all.
-LAYERS = {"core": 0, "interchange": 1, "programme": 2, "agenda": 3, "api": 4, "web": 4}
-TOP = 5
+# Lower layers never import higher ones: urls -> web/api/admin -> agenda -> teams, search ->
+# programme -> interchange -> core. teams and search are domains beside each other on the
+# programme (neither imports the other: SIBLINGS); the admin's screens sit above every domain.
+# Modules at the package's top (settings, urls, cli, wsgi) and the management commands sit above
+# them all.
+LAYERS = {
+    "core": 0,
+    "interchange": 1,
+    "programme": 2,
+    "teams": 3,
+    "search": 3,
+    "agenda": 4,
+    "api": 5,
+    "web": 5,
+    "admin": 5,
+}
+SIBLINGS = {"teams", "search"}  # domains of one layer that never import each other
+TOP = 6
 
 
 @dataclass
@@ -153,6 +166,12 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _domain(name: str) -> str:
+    """confsched.teams.access -> "teams"; commands are entry points, in no domain."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and "commands" not in parts else ""
+
+
 def _page(name: str) -> str:
     """The page package a module is in ("confsched.web.staff"), else "" (confsched.web.urls,
     which routes to every page, is in none)."""
@@ -180,6 +199,8 @@ def problems(house: House) -> list[str]:
         for target in sorted(targets):
             if layer(target) > layer(name):
                 found.append(f"{name} imports {target}: a lower layer imports a higher one")
+            elif _domain(name) in SIBLINGS and _domain(target) in SIBLINGS - {_domain(name)}:
+                found.append(f"{name} imports {target}: one domain imports its sibling")
             if _is_page_views(target) and _page(name) and _page(target) != _page(name):
                 found.append(
                     f"{name} imports {target}: a page asks another page's views "

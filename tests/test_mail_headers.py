@@ -22,8 +22,9 @@ from confsched.agenda.services import star_session
 from confsched.core.mail import compose_mail
 from confsched.interchange.synthetic import synthetic_programme
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.rights import Role
-from confsched.programme.services import add_member, create_event, load_programme
+from confsched.programme.services import create_event, load_programme
+from confsched.teams.rights import Role
+from confsched.teams.services import add_member
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ view added to web/staff/, an admin screen registered in programme/ or a JSON API
 added without a row here fails `test_every_staff_url_is_in_the_table`.
 
 The rights each role holds are spelled out here from the issue (not imported from
-programme/rights.py), so that the test checks the code against the rules, not against itself.
+teams/rights.py), so that the test checks the code against the rules, not against itself.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, reverse
 
+from confsched.admin.scoped import EventScoped
 from confsched.agenda.reservations import set_seats
 from confsched.interchange.synthetic import synthetic_programme
-from confsched.programme.admin_rights import EventScoped
 from confsched.programme.models import Event, Session
-from confsched.programme.services import add_member, create_event, load_programme
+from confsched.programme.services import create_event, load_programme
+from confsched.teams.services import add_member
 from confsched.web import urls as web_urls
 
 OWN, OTHER = "own-event", "other-event"
@@ -86,6 +87,15 @@ API_STAFF: dict[str, Any] = {}
 
 # --- The admin: each event-scoped screen, what its rows' changes need.
 HISTORY_MODELS = {"scheduleversion", "teamchange"}  # read only, for everyone
+ADMIN_APPS = {"programme", "teams"}  # the apps whose screens are scoped to events
+
+
+def _admin_base(model: str) -> str:
+    """The admin's address of a model's screens: its app's label, then its name."""
+    label = next(m._meta.app_label for m in admin.site._registry if m._meta.model_name == model)
+    return f"/admin/{label}/{model}/"
+
+
 ADMIN_KINDS = {"changelist", "add", "change", "history", "delete", "import"}
 
 
@@ -151,10 +161,10 @@ def test_every_staff_url_is_in_the_table() -> None:
     operations = {p.name for p in api.urls[0] if getattr(p, "name", None)}
     assert operations == API_PUBLIC | set(API_STAFF)
     for model, model_admin in admin.site._registry.items():
-        if model._meta.app_label != "programme":
+        if model._meta.app_label not in ADMIN_APPS:
             continue
-        assert isinstance(model_admin, EventScoped), model  # every programme screen is scoped
-        prefix = f"programme_{model._meta.model_name}_"
+        assert isinstance(model_admin, EventScoped), model  # every event's screen is scoped
+        prefix = f"{model._meta.app_label}_{model._meta.model_name}_"
         names = {p.name.removeprefix(prefix) for p in model_admin.get_urls() if p.name}
         assert names <= ADMIN_KINDS, (model, names - ADMIN_KINDS)
 
@@ -196,7 +206,7 @@ def _admin_objects(events: dict[str, Event]) -> dict[tuple[str, str], Any]:
     """(model name, event slug) -> one row of that model in that event."""
     rows = {}
     for model in admin.site._registry:
-        if model._meta.app_label != "programme":
+        if model._meta.app_label not in ADMIN_APPS:
             continue
         for slug, event in events.items():
             rows[model._meta.model_name, slug] = (
@@ -238,7 +248,7 @@ def test_every_admin_page_for_every_person(events: dict[str, Event]) -> None:
     rows = _admin_objects(events)
     cells = []
     for (model, slug), row in sorted(rows.items()):
-        base = f"/admin/programme/{model}/"
+        base = _admin_base(model)
         urls = {
             "changelist": base,
             "add": f"{base}add/",
@@ -266,7 +276,7 @@ def test_admin_lists_show_only_the_persons_events(events: dict[str, Event]) -> N
     rows = _admin_objects(events)
     for person in ("viewer", "editor", "owner", "site admin"):
         for model in sorted({model for model, _ in rows}):
-            response = clients[person].get(f"/admin/programme/{model}/")
+            response = clients[person].get(_admin_base(model))
             shown = {getattr(row, "event_id", row.pk) for row in response.context["cl"].queryset}
             mine = {events[OWN].pk} if person != "site admin" else {e.pk for e in events.values()}
             assert shown == mine, (person, model)
@@ -286,9 +296,12 @@ def test_the_admin_index_lists_only_what_each_person_may_see(events: dict[str, E
             for model in app["models"]
         )
     programme = sorted(
-        f"programme.{name}"
-        for name in ("Event", "Room", "Track", "Level", "Session", "Speaker")
-        + ("ScheduleVersion", "TeamChange")
+        [
+            f"programme.{name}"
+            for name in ("Event", "Room", "Track", "Level", "Session", "Speaker")
+            + ("ScheduleVersion",)
+        ]
+        + ["teams.TeamChange"]
     )
     assert listed == {
         "anonymous": 302,

@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.conftest import DEMO_SLUG
-from tests.programme.test_semantic import _require_model
+from tests.search.test_semantic import _require_model
 from tests.served_demo import CONFSCHED, free_port, sqlite_env, with_demo
 
 BY_MEANING = "Closest in meaning to"

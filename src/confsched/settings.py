@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",  # the task queue's tables: search by meaning's embeddings wait there
     "confsched.programme",
+    "confsched.teams",
+    "confsched.search",
     "confsched.agenda",
     "confsched.web",  # the serve command
     "confsched.web.site",  # shared page machinery, site chrome, template tags
@@ -63,8 +65,9 @@ INSTALLED_APPS = [
     "confsched.web.accounts",
     "confsched.web.staff",
     # After our apps: our registration/* templates (log-in, password pages) win over its own.
-    # Django's admin, with the site that lets event teams in (programme/admin_site.py).
-    "confsched.programme.apps.TeamAdminConfig",
+    # Django's admin, with the site that lets event teams in (admin/site.py).
+    "confsched.admin.apps.TeamAdminConfig",
+    "confsched.admin",  # every domain's admin screens, above the domains
 ]
 
 MIDDLEWARE = [
@@ -370,7 +373,7 @@ if CONFSCHED_PROJECT_URL and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", CONFSC
 
 # How search by meaning's worker runs its model: "auto" in bfloat16 where the CPU multiplies it
 # in hardware (about 3x faster there; top-5 results as the float32 model's, tested), else in
-# float32; "float32" always (programme/semantic_model.py).
+# float32; "float32" always (search/encoder.py).
 CONFSCHED_EMBEDDING_PRECISION = os.environ.get("CONFSCHED_EMBEDDING_PRECISION", "auto")
 if CONFSCHED_EMBEDDING_PRECISION not in {"auto", "float32"}:
     raise ImproperlyConfigured(

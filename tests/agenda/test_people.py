@@ -23,8 +23,9 @@ from confsched.agenda.people import ProfileError
 from confsched.agenda.services import agenda_links, set_sharing, star_session
 from confsched.core.errors import TeamError
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.rights import Role
-from confsched.programme.services import add_member, create_event
+from confsched.programme.services import create_event
+from confsched.teams.rights import Role
+from confsched.teams.services import add_member
 
 pytestmark = pytest.mark.django_db
 

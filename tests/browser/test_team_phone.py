@@ -26,7 +26,7 @@ def test_an_owner_manages_the_team_on_a_phone(
     from django.contrib.auth.models import User
     from django.core import mail
 
-    from confsched.programme.models import TeamMember
+    from confsched.teams.models import TeamMember
     from tests.teams import on_team
 
     site = demo_live.split("/pytorch-conference-europe-2026/")[0]

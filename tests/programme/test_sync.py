@@ -12,8 +12,9 @@ from typing import ClassVar
 import pytest
 from django.core.management import CommandError, call_command
 
-from confsched.programme.models import Event, ScheduleVersion, Session, SessionEmbedding
+from confsched.programme.models import Event, ScheduleVersion, Session
 from confsched.programme.services import create_event
+from confsched.search.models import SessionEmbedding
 
 pytestmark = pytest.mark.django_db
 
@@ -119,8 +120,8 @@ def test_the_first_sync_imports_and_records_the_validators(server: str) -> None:
 
 
 def test_a_sync_queues_the_sessions_whose_text_changed_for_the_worker(server: str) -> None:
-    from confsched.programme.semantic_worker import QUEUED
-    from tests.programme.test_semantic import _queued, _require_model, _worker_batch
+    from confsched.search.worker import QUEUED
+    from tests.search.test_semantic import _queued, _require_model, _worker_batch
 
     event = synced_event("t", f"{server}/programme.ics")
     assert sync(embed=True) == ([CREATED, f"t: {QUEUED}"], [])

@@ -30,8 +30,9 @@ from confsched.agenda.feedback import speaker_link
 from confsched.agenda.reservations import set_seats
 from confsched.agenda.services import set_sharing, star_session
 from confsched.core import clock
-from confsched.programme.models import Event, Invitation, Session, Speaker
-from confsched.programme.services.teams import invitation_token
+from confsched.programme.models import Event, Session, Speaker
+from confsched.teams.models import Invitation
+from confsched.teams.services import invitation_token
 from tests.conftest import DEMO_SLUG
 from tests.teams import on_team
 from tests.web.hostile import (

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 from django.urls import set_script_prefix
 
 from confsched.programme.models import Event, ScheduleVersion
-from confsched.programme.words import STOP_WORDS
+from confsched.search.words import STOP_WORDS
 from confsched.web.venue.offline import short_name
 from tests.conftest import DEMO_SLUG
 

@@ -18,8 +18,9 @@ from confsched.agenda import people, reservations
 from confsched.agenda.models import AgendaItem, AttendeeProfile, Reservation
 from confsched.agenda.services import star_session
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.rights import Role
-from confsched.programme.services import add_member, create_event
+from confsched.programme.services import create_event
+from confsched.teams.rights import Role
+from confsched.teams.services import add_member
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.test import Client
 
-from confsched.programme import semantic
 from confsched.programme.models import Session
-from tests.programme.test_semantic import EDGE, MCU, _require_model, without_model  # noqa: F401
+from confsched.search import semantic
+from tests.search.test_semantic import EDGE, MCU, _require_model, without_model  # noqa: F401
 
 SEARCH = "/pytorch-conference-europe-2026/search/"
 

@@ -15,9 +15,9 @@ from django.test import Client
 from confsched.agenda import checkin, reservations
 from confsched.agenda.models import AlertSubscription, Feedback
 from confsched.programme.models import Event, Session
-from confsched.programme.rights import Role
-from confsched.programme.services import invite, load_programme
-from confsched.programme.services.teams import invitation_text, invitation_token
+from confsched.programme.services import load_programme
+from confsched.teams.rights import Role
+from confsched.teams.services import invitation_text, invitation_token, invite
 from tests.teams import on_team
 from tests.web.test_translations import BASE, SAME_IN, TORCHJD, _event_data, _leftover, _texts
 

@@ -17,10 +17,11 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.test import Client
 
 from confsched.interchange.synthetic import synthetic_programme
-from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
-from confsched.programme.rights import Role
-from confsched.programme.services import add_member, create_event, invite, load_programme
-from confsched.programme.services.teams import invitation_from_token, invitation_token
+from confsched.programme.models import Event
+from confsched.programme.services import create_event, load_programme
+from confsched.teams.models import Invitation, TeamChange, TeamMember
+from confsched.teams.rights import Role
+from confsched.teams.services import add_member, invitation_from_token, invitation_token, invite
 from tests.web.test_html_valid import _checker, _duplicate_ids, _errors
 
 TEAM = "/conf/team/"

@@ -32,8 +32,9 @@ from confsched.agenda.models import (
     Reservation,
 )
 from confsched.core.errors import ConfschedError, TeamError
-from confsched.programme.models import Event, Session, TeamMember
-from confsched.programme.rights import Role
+from confsched.programme.models import Event, Session
+from confsched.teams.models import TeamMember
+from confsched.teams.rights import Role
 
 MAX_NAME = 150
 MAX_TEXT = 200

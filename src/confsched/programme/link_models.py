@@ -1,5 +1,5 @@
-"""What hangs off a session: its links (slides, recordings), its speakers in billing order, and
-its vector for search by meaning. Kept apart from models.py, which names them for the app."""
+"""What hangs off a session: its links (slides, recordings) and its speakers in billing order.
+Kept apart from models.py, which names them for the app."""
 
 from __future__ import annotations
 
@@ -90,28 +90,3 @@ class SessionSpeaker(models.Model):
     @property
     def company(self) -> str:
         return self.affiliation or self.speaker.company
-
-
-class SessionEmbedding(models.Model):
-    """A session's title and abstract as a sentence-embedding vector, for "found by meaning".
-
-    `text_digest` is of the text embedded, so that a re-import embeds only what changed;
-    `vector` holds float32 values, little-endian, unit length (cosine is a dot product).
-    """
-
-    session = models.OneToOneField(
-        "programme.Session",
-        on_delete=models.CASCADE,
-        related_name="embedding",
-        verbose_name=_("session"),
-    )
-    model_name = models.CharField(max_length=100, verbose_name=_("model name"))
-    text_digest = models.CharField(max_length=64, verbose_name=_("text digest"))
-    vector = models.BinaryField(verbose_name=_("vector"))
-
-    class Meta:
-        verbose_name = _("session embedding")
-        verbose_name_plural = _("session embeddings")
-
-    def __str__(self) -> str:
-        return f"{self.session_id} ({self.model_name})"

@@ -24,14 +24,8 @@ from confsched.core.errors import InvalidEventError
 from confsched.core.timezones import get_zone
 from confsched.programme.link_models import (  # noqa: F401 - the app's models, kept apart
     LinkKind,
-    SessionEmbedding,
     SessionLink,
     SessionSpeaker,
-)
-from confsched.programme.team_models import (  # noqa: F401 - the app's models, kept apart
-    Invitation,
-    TeamChange,
-    TeamMember,
 )
 from confsched.programme.version_models import (  # noqa: F401 - the app's models, kept apart
     Change,

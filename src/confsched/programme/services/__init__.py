@@ -20,46 +20,21 @@ from confsched.programme.services.importing import ImportOptions, files_digest, 
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.sync import sync_event
-from confsched.programme.services.teams import (
-    InvitationNotMailed,
-    accept_invitation,
-    actor_name,
-    add_member,
-    by_words,
-    change_words,
-    find_person,
-    invitation_from_token,
-    invite,
-    remove_member,
-    role_word,
-    withdraw_invitation,
-)
 from confsched.programme.services.validation import validate_programme
 from confsched.programme.services.versions import record_edit, session_facts
 
 __all__ = [
     "ImportOptions",
-    "InvitationNotMailed",
     "LoadReport",
     "create_event",
-    "accept_invitation",
-    "actor_name",
-    "add_member",
-    "by_words",
-    "change_words",
     "discard_draft",
     "draft_for",
     "load_import",
     "files_digest",
-    "find_person",
     "import_files",
-    "invitation_from_token",
-    "invite",
     "load_programme",
     "lock_imports",
     "record_edit",
-    "remove_member",
-    "role_word",
     "release_draft",
     "release_preview",
     "render_export",
@@ -68,5 +43,4 @@ __all__ = [
     "start_draft",
     "sync_event",
     "validate_programme",
-    "withdraw_invitation",
 ]

@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 from confsched.interchange.fetch import fetch_url
+from confsched.programme.actors import COMMAND_LINE
 from confsched.programme.models import Event
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
-from confsched.programme.team_models import COMMAND_LINE
 
 
 def sync_event(

@@ -36,8 +36,8 @@ from confsched.agenda.planning import now_and_next
 from confsched.agenda.reservations import position
 from confsched.core import clock
 from confsched.core.prepared import Prepared
-from confsched.programme.access import rights_on_slug
 from confsched.programme.models import Event
+from confsched.teams.access import rights_on_slug
 from confsched.web.agenda.seats import seat_hole_values
 from confsched.web.site.compression import accepts_gzip
 from confsched.web.site.languages import page_language

@@ -13,10 +13,10 @@ from django.views.decorators.http import require_safe
 
 from confsched.agenda import seat_changes
 from confsched.programme import queries
-from confsched.programme.access import can
 from confsched.programme.history import history
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
+from confsched.teams.access import can
+from confsched.teams.rights import Right
 from confsched.web.site.calendars import event_etag
 from confsched.web.site.feeds import in_page_language, use_feed_language, versions_feed
 from confsched.web.site.pages import event_or_404, event_page

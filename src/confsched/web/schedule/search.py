@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
-from confsched.programme.semantic import search_sessions
+from confsched.search.semantic import search_sessions
 from confsched.web.site.fragments import attach_cards
 from confsched.web.site.languages import use_event_language
 from confsched.web.site.pages import event_or_404, event_page

@@ -46,7 +46,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         attach_seat_html(request, event_row, [session], markers=markers)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
         # Built with the page, once per schedule version and version of the vectors.
-        from confsched.programme.semantic import similar_sessions  # only this page shows them
+        from confsched.search.semantic import similar_sessions  # only this page shows them
 
         similar = similar_sessions(session, limit=5)
         page = event_page(

@@ -11,9 +11,9 @@ from __future__ import annotations
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 
-from confsched.programme.access import can_on_slug
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
+from confsched.teams.access import can_on_slug
+from confsched.teams.rights import Right
 from confsched.web.site.pages import event_or_404
 
 

@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonR
 from django.urls import Resolver404, resolve
 
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
-from confsched.programme.access import can
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
+from confsched.teams.access import can
+from confsched.teams.rights import Right
 from confsched.web.site.pages import unknown_zone_page
 from confsched.web.site.views import API_PREFIX
 from confsched.web.site.zones import UnknownZoneError
@@ -31,7 +31,7 @@ def _too_large(limit: int) -> HttpResponse:
     )
 
 
-# The admin's import page (programme/admin_import.py), where staff upload whole programmes.
+# The admin's import page (admin/importing.py), where staff upload whole programmes.
 IMPORT_VIEW = "admin:programme_event_import"
 
 

@@ -22,7 +22,7 @@ from confsched.agenda.checkin import CheckInResult, Result
 from confsched.agenda.reservations import Seats, seat_counts
 from confsched.core import clock
 from confsched.programme.models import Event, Session
-from confsched.programme.rights import Right
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 

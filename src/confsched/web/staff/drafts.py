@@ -19,7 +19,6 @@ from confsched.core.numbers import INTEGER_MAX, parse_count
 from confsched.programme.changes import source_label
 from confsched.programme.history import summary_in_language
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
 from confsched.programme.services import (
     discard_draft,
     draft_for,
@@ -32,6 +31,7 @@ from confsched.programme.services.drafts import (
     draft_sessions_waiting,
     last_version_number,
 )
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 

@@ -31,7 +31,6 @@ from confsched.core.text import shortened
 from confsched.programme.clashes import Problem
 from confsched.programme.layout import NO_ROOM, grid_days
 from confsched.programme.models import Event, Room, Session
-from confsched.programme.rights import Right
 from confsched.programme.services import draft_for
 from confsched.programme.services.editing import (
     add_session,
@@ -40,6 +39,7 @@ from confsched.programme.services.editing import (
     session_problems,
     unschedule,
 )
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from confsched.agenda import feedback as feedback_service
 from confsched.agenda.feedback_chart import distribution_svg
 from confsched.programme.models import Speaker
-from confsched.programme.rights import Right
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private

@@ -23,7 +23,7 @@ from confsched.core.numbers import BIG_INTEGER_MAX, INTEGER_MAX, parse_count
 from confsched.core.text import shortened
 from confsched.interchange.csv.write import guard_cell
 from confsched.programme.models import Event, Session
-from confsched.programme.rights import Right
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.private import keep_private

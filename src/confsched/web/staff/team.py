@@ -3,7 +3,7 @@ inviting by email, changing a role, removing a member, withdrawing an invitation
 page an invitation's link opens, where the invited person accepts after logging in or
 signing up (the link is the `next` of both, so it survives the round trip).
 
-Every write is programme/services/teams.py's; a refused change comes back as the page with
+Every write is teams/services.py's; a refused change comes back as the page with
 the reason (400), a done one as a redirect with one line saying what happened.
 """
 
@@ -18,14 +18,14 @@ from django.views.decorators.http import require_http_methods
 
 from confsched.core.errors import TeamError
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
-from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
-from confsched.programme.rights import DESCRIPTIONS, Right, Role, parse_role
-from confsched.programme.services import (
+from confsched.programme.actors import actor_name, by_words
+from confsched.programme.models import Event
+from confsched.teams.models import Invitation, TeamChange, TeamMember
+from confsched.teams.rights import DESCRIPTIONS, Right, Role, parse_role
+from confsched.teams.services import (
     InvitationNotMailed,
     accept_invitation,
-    actor_name,
     add_member,
-    by_words,
     change_words,
     invitation_from_token,
     invite,

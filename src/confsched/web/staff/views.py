@@ -30,7 +30,7 @@ from confsched.programme.insight import (
     slot_demands,
 )
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
+from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
 from confsched.web.site.pages import event_page
 from confsched.web.site.zones import viewer_zone

@@ -19,7 +19,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.views.decorators.http import require_safe
 
 from confsched.programme.models import Event, ScheduleVersion
-from confsched.programme.words import STOP_WORDS
+from confsched.search.words import STOP_WORDS
 from confsched.web.schedule.search import RESULTS_SHOWN
 from confsched.web.site.pages import event_or_404
 from confsched.web.site.private import account_marker
@@ -110,7 +110,7 @@ def worker_config(event: Event) -> dict[str, object]:
         "scope": scope,
         "pages": pages,
         "agenda": reverse("web:agenda", kwargs={"event": event.slug}),
-        # Searched offline by words in the kept JSON export, as programme/words.py does.
+        # Searched offline by words in the kept JSON export, as search/words.py does.
         "search": reverse("web:search", kwargs={"event": event.slug}),
         "stopWords": sorted(STOP_WORDS),
         "resultsShown": RESULTS_SHOWN,

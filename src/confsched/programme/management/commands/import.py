@@ -15,8 +15,8 @@ from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS, parse_files
 from confsched.interchange.zones import guess_zone
+from confsched.programme.actors import COMMAND_LINE
 from confsched.programme.models import Event, uid_domain_for
-from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import (
     LoadReport,
     create_event,
@@ -25,7 +25,7 @@ from confsched.programme.services import (
     lock_imports,
 )
 from confsched.programme.services.loading import SQLITE_IMPORT_WAIT_SECONDS
-from confsched.programme.team_models import COMMAND_LINE
+from confsched.search.worker import QUEUED, queue_embeddings
 
 
 class Command(BaseCommand):

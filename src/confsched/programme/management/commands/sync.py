@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.core.errors import ConfschedError
 from confsched.programme.models import Event
-from confsched.programme.semantic_worker import QUEUED, queue_embeddings
 from confsched.programme.services import sync_event
+from confsched.search.worker import QUEUED, queue_embeddings
 
 
 class Command(BaseCommand):

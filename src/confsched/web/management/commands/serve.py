@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from confsched.programme.semantic import has_extra
+from confsched.search.semantic import has_extra
 
 LOCK_NAME = ".collectstatic.lock"
 

@@ -9,8 +9,8 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from confsched.programme.access import rights_on_slug
-from confsched.programme.rights import Right
+from confsched.teams.access import rights_on_slug
+from confsched.teams.rights import Right
 
 register = template.Library()
 

@@ -427,7 +427,7 @@ function noAgendaOffline() {
     '</p><p><a href="' + escapeHtml(SCOPE) + '">' + escapeHtml(t("Read the schedule offline")) + "</a></p>", AGENDA);
 }
 
-// The form programme/words.py compares: lower-case, no accents ("Valérian" -> "valerian").
+// The form search/words.py compares: lower-case, no accents ("Valérian" -> "valerian").
 function fold(text) {
   return String(text || "").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/\u00df/g, "ss");
 }
@@ -435,14 +435,14 @@ function fold(text) {
 var STOP_WORDS = {};
 (CONFIG.stopWords || []).forEach(function (word) { STOP_WORDS[word] = true; });
 
-// The words that tell sessions apart, as programme/words.keywords finds them.
+// The words that tell sessions apart, as search/words.keywords finds them.
 function keywords(text) {
   return (fold(text).match(/[\p{L}\p{N}_]+/gu) || []).filter(function (word) { return word.length > 1 && !STOP_WORDS[word]; });
 }
 
 // The sessions holding at least one of the query's words (in the title, abstract or speakers'
 // names), best first: a word counts more the fewer sessions hold it, then more occurrences
-// win, then the earlier session (programme/words.WordIndex.scores).
+// win, then the earlier session (search/words.WordIndex.scores).
 function sessionsMatching(query, facts) {
   var wanted = {};
   keywords(query).forEach(function (word) { wanted[word] = true; });

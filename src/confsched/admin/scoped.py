@@ -6,7 +6,7 @@ get the read-only screens. An event itself: its settings change with Right.PROGR
 deleted with Right.TEAM (owners), and only site administrators create events. Choices of an
 event, room, track, level or speaker list only the person's events' rows, and every save and
 delete checks the row's own event again, so a list mixing events can never write to one the
-person only reads. Site administrators hold every right (programme/access.py).
+person only reads. Site administrators hold every right (teams/access.py).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from confsched.programme.access import can, event_ids_with, holds_anywhere
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
+from confsched.teams.access import can, event_ids_with, holds_anywhere
+from confsched.teams.rights import Right
 
 # Foreign keys whose choices are rows of one event, by the path from their model to its event.
 EVENT_ROWS = {"event": "pk", "room": "event", "track": "event", "level": "event",
@@ -156,3 +156,22 @@ class EventScopedInline:
             ids = event_ids_with(request.user, Right.PROGRAMME)
             kwargs["queryset"] = rows if ids is None else rows.filter(**{f"{path}__in": ids})
         return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+ONLY_THEIRS = admin.RelatedOnlyFieldListFilter  # a filter lists only the rows one may see
+
+
+class HistoryAdmin(EventScoped):
+    """Read only for everyone: what was done, when, and by whom."""
+
+    list_filter = (("event", ONLY_THEIRS),)
+    list_select_related = ("event",)
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -9,8 +9,8 @@ import json
 import pytest
 from django.db import connection
 
-from tests.programme.semantic_reference import CCC, QUERIES, REFERENCE, programmes, top_five
-from tests.programme.test_semantic import _require_model
+from tests.search.semantic_reference import CCC, QUERIES, REFERENCE, programmes, top_five
+from tests.search.test_semantic import _require_model
 
 AGREEMENT = 0.95
 

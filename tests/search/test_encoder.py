@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from confsched.programme import semantic_model
+from confsched.search import encoder as search_encoder
 from tests.conftest import unavailable
-from tests.programme.test_semantic import _require_model
+from tests.search.test_semantic import _require_model
 
 # Measured: cosine >= 0.9999994 and no component more than 3e-7 apart on this machine; the bounds
 # leave room for other CPUs' summation orders, and are far inside what moves a top-5 result.
@@ -69,17 +69,17 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     _require_onnx()
     model_dir = _model_dir()
     cache = tmp_path_factory.mktemp("models")
-    encoder = semantic_model.load_encoder(cache, precision="float32")
-    assert isinstance(encoder, semantic_model.Encoder)
-    return model_dir, semantic_model.onnx_path(model_dir, cache)
+    encoder = search_encoder.load_encoder(cache, precision="float32")
+    assert isinstance(encoder, search_encoder.Encoder)
+    return model_dir, search_encoder.onnx_path(model_dir, cache)
 
 
 def test_onnx_vectors_are_the_torch_models_within_tolerance(exported) -> None:  # noqa: ANN001
     import numpy as np
 
     model_dir, model_file = exported
-    onnx = semantic_model.Encoder(model_file, model_dir).encode(TEXTS)
-    torch = semantic_model.TorchEncoder().encode(TEXTS)
+    onnx = search_encoder.Encoder(model_file, model_dir).encode(TEXTS)
+    torch = search_encoder.TorchEncoder().encode(TEXTS)
     assert onnx.shape == torch.shape == (5, 384)
     assert onnx.dtype == np.float32
     cosines = (onnx * torch).sum(axis=1) / np.linalg.norm(torch, axis=1)
@@ -91,15 +91,15 @@ def test_onnx_vectors_are_the_torch_models_within_tolerance(exported) -> None:  
 def test_a_text_gets_the_same_vector_alone_as_in_a_padded_batch(exported) -> None:  # noqa: ANN001
     import numpy as np
 
-    encoder = semantic_model.Encoder(exported[1], exported[0])
+    encoder = search_encoder.Encoder(exported[1], exported[0])
     batch = encoder.encode(TEXTS)
     alone = np.stack([encoder.encode([text])[0] for text in TEXTS])
     assert float(np.abs(batch - alone).max()) <= COMPONENT
 
 
 def test_texts_past_256_word_pieces_are_cut_there(exported) -> None:  # noqa: ANN001
-    tokenizer = semantic_model.Encoder.tokenizer_for(exported[0])
-    assert semantic_model.max_tokens(exported[0]) == 256
+    tokenizer = search_encoder.Encoder.tokenizer_for(exported[0])
+    assert search_encoder.max_tokens(exported[0]) == 256
     assert [len(row.ids) for row in tokenizer.encode_batch([TEXTS[4], TEXTS[0]])] == [256, 256]
     assert tokenizer.encode(TEXTS[0]).tokens == ["[CLS]", "running", "models", "on", "phones", "[SEP]"]  # fmt: skip
 
@@ -107,16 +107,16 @@ def test_texts_past_256_word_pieces_are_cut_there(exported) -> None:  # noqa: AN
 def test_the_export_is_made_once_and_named_by_the_weights(exported, monkeypatch) -> None:  # noqa: ANN001
     model_dir, model_file = exported
     weights = hashlib.sha256((model_dir / "model.safetensors").read_bytes()).hexdigest()
-    key = hashlib.sha256(f"{weights}\n{semantic_model.EXPORT_VERSION}".encode()).hexdigest()
+    key = hashlib.sha256(f"{weights}\n{search_encoder.EXPORT_VERSION}".encode()).hexdigest()
     assert model_file.name == f"all-MiniLM-L6-v2-{key[:16]}.onnx"
     assert list(model_file.parent.iterdir()) == [model_file]  # no partial file left
 
     def refusing(*args: object) -> None:
         raise AssertionError("exported again")
 
-    monkeypatch.setattr(semantic_model, "export_onnx", refusing)
-    encoder = semantic_model.load_encoder(model_file.parent, precision="float32")
-    assert isinstance(encoder, semantic_model.Encoder)
+    monkeypatch.setattr(search_encoder, "export_onnx", refusing)
+    encoder = search_encoder.load_encoder(model_file.parent, precision="float32")
+    assert isinstance(encoder, search_encoder.Encoder)
 
 
 def test_once_exported_the_model_runs_without_torch(exported) -> None:  # noqa: ANN001
@@ -124,8 +124,8 @@ def test_once_exported_the_model_runs_without_torch(exported) -> None:  # noqa: 
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from confsched.programme import semantic_model\n"
-        f"encoder = semantic_model.load_encoder(Path({str(model_file.parent)!r}), "
+        "from confsched.search import encoder\n"
+        f"encoder = search_encoder.load_encoder(Path({str(model_file.parent)!r}), "
         "precision='float32')\n"
         "print(type(encoder).__name__, encoder.encode(['phones']).shape, 'torch' in sys.modules)\n"
     )
@@ -141,22 +141,22 @@ def test_a_failed_export_falls_back_to_torch_with_a_log_line(tmp_path, monkeypat
     def failing(model_dir: Path, target: Path) -> None:
         raise RuntimeError("no space left")
 
-    monkeypatch.setattr(semantic_model, "export_onnx", failing)
-    monkeypatch.setattr(semantic_model, "TorchEncoder", lambda: "torch")
-    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
-        assert semantic_model.load_encoder(tmp_path, precision="float32") == "torch"
+    monkeypatch.setattr(search_encoder, "export_onnx", failing)
+    monkeypatch.setattr(search_encoder, "TorchEncoder", lambda: "torch")
+    with caplog.at_level(logging.WARNING, logger=search_encoder.__name__):
+        assert search_encoder.load_encoder(tmp_path, precision="float32") == "torch"
     assert caplog.messages == [
         "Search by meaning runs the model in torch, slower: its ONNX export to "
-        f"{semantic_model.onnx_path(_model_dir(), tmp_path)} failed"
+        f"{search_encoder.onnx_path(_model_dir(), tmp_path)} failed"
     ]
 
 
 def test_without_onnxruntime_torch_runs_with_a_log_line(tmp_path, monkeypatch, caplog) -> None:  # noqa: ANN001
     _require_model()
     _without(monkeypatch, "onnxruntime")
-    monkeypatch.setattr(semantic_model, "TorchEncoder", lambda: "torch")
-    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
-        assert semantic_model.load_encoder(tmp_path, precision="float32") == "torch"
+    monkeypatch.setattr(search_encoder, "TorchEncoder", lambda: "torch")
+    with caplog.at_level(logging.WARNING, logger=search_encoder.__name__):
+        assert search_encoder.load_encoder(tmp_path, precision="float32") == "torch"
     assert caplog.messages == [
         "Search by meaning runs the model in torch, slower: No module named 'onnxruntime'"
     ]
@@ -171,20 +171,20 @@ BF16_COMPONENT = 0.01
 
 
 @pytest.fixture(scope="module")
-def bfloat16(exported) -> semantic_model.BFloat16Encoder:  # noqa: ANN001
+def bfloat16(exported) -> search_encoder.BFloat16Encoder:  # noqa: ANN001
     if not importlib.util.find_spec("openvino"):
         unavailable(
             "openvino (the semantic extra) is not installed",
             "CONFSCHED_REQUIRE_SEMANTIC", "CI",
         )  # fmt: skip
-    return semantic_model.BFloat16Encoder(exported[1], exported[0])
+    return search_encoder.BFloat16Encoder(exported[1], exported[0])
 
 
 def test_bfloat16_vectors_are_the_float32_models_within_tolerance(bfloat16) -> None:  # noqa: ANN001
     import numpy as np
 
     bf16 = bfloat16.encode(TEXTS)
-    fp32 = semantic_model.TorchEncoder().encode(TEXTS)
+    fp32 = search_encoder.TorchEncoder().encode(TEXTS)
     assert (bf16.shape, bf16.dtype) == ((5, 384), np.float32)
     cosines = (bf16 * fp32).sum(axis=1) / np.linalg.norm(fp32, axis=1)
     assert [bool(c >= BF16_COSINE) for c in cosines] == [True] * 5
@@ -211,25 +211,25 @@ def test_bfloat16_a_text_alone_and_in_a_padded_batch_agree(bfloat16) -> None:  #
 def test_bfloat16_in_hardware_is_read_from_the_cpus_flags(tmp_path, flags, native) -> None:  # noqa: ANN001
     cpuinfo = tmp_path / "cpuinfo"
     cpuinfo.write_text(f"processor\t: 0\nmodel name\t: a CPU\nflags\t\t: {flags}\n\n")
-    assert semantic_model.native_bfloat16(cpuinfo) is native
-    assert semantic_model.native_bfloat16(tmp_path / "no such file") is False
+    assert search_encoder.native_bfloat16(cpuinfo) is native
+    assert search_encoder.native_bfloat16(tmp_path / "no such file") is False
 
 
 def test_auto_runs_bfloat16_only_where_the_cpu_has_it(exported, monkeypatch) -> None:  # noqa: ANN001
     cache = exported[1].parent
-    monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: True)
-    assert type(semantic_model.load_encoder(cache)) is semantic_model.BFloat16Encoder
-    encoder = semantic_model.load_encoder(cache, precision="float32")
-    assert type(encoder) is semantic_model.Encoder
-    monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: False)
-    assert type(semantic_model.load_encoder(cache)) is semantic_model.Encoder
+    monkeypatch.setattr(search_encoder, "native_bfloat16", lambda: True)
+    assert type(search_encoder.load_encoder(cache)) is search_encoder.BFloat16Encoder
+    encoder = search_encoder.load_encoder(cache, precision="float32")
+    assert type(encoder) is search_encoder.Encoder
+    monkeypatch.setattr(search_encoder, "native_bfloat16", lambda: False)
+    assert type(search_encoder.load_encoder(cache)) is search_encoder.Encoder
 
 
 def test_without_openvino_float32_runs_with_a_log_line(exported, monkeypatch, caplog) -> None:  # noqa: ANN001
     _without(monkeypatch, "openvino")
-    monkeypatch.setattr(semantic_model, "native_bfloat16", lambda: True)
-    with caplog.at_level(logging.WARNING, logger=semantic_model.__name__):
-        assert type(semantic_model.load_encoder(exported[1].parent)) is semantic_model.Encoder
+    monkeypatch.setattr(search_encoder, "native_bfloat16", lambda: True)
+    with caplog.at_level(logging.WARNING, logger=search_encoder.__name__):
+        assert type(search_encoder.load_encoder(exported[1].parent)) is search_encoder.Encoder
     assert caplog.messages == [
         "Search by meaning runs the model in float32: No module named 'openvino'"
     ]
@@ -273,7 +273,7 @@ def _queries_beside_a_batch(encoder: object) -> tuple[list[bytes], list[bytes]]:
 def test_a_query_beside_a_running_batch_gets_the_same_bytes(exported) -> None:  # noqa: ANN001
     import numpy as np
 
-    encoder = semantic_model.Encoder(exported[1], exported[0])
+    encoder = search_encoder.Encoder(exported[1], exported[0])
     alone, beside = _queries_beside_a_batch(encoder)
     assert beside == alone
     # A query's vector is the text's in a batch, within float32's tolerance.

@@ -12,8 +12,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from confsched.core.prepared import Prepared
-from confsched.programme.models import Event, TeamMember
-from confsched.programme.rights import Right, role_has
+from confsched.programme.models import Event
+from confsched.teams.models import TeamMember
+from confsched.teams.rights import Right, role_has
 
 _KEPT = "_confsched_team_roles"
 # Read on every signed-in page of an event (the organizers' menu): compiled once.

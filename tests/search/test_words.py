@@ -8,10 +8,10 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confsched.programme import semantic
 from confsched.programme.models import Event, Session
-from confsched.programme.words import WordIndex, keyword_scores, keywords
-from tests.programme.test_semantic import EDGE, MCU, _titles, without_model  # noqa: F401
+from confsched.search import semantic
+from confsched.search.words import WordIndex, keyword_scores, keywords
+from tests.search.test_semantic import EDGE, MCU, _titles, without_model  # noqa: F401
 
 TEXTS = {1: "phones", 2: "phones and models, models", 3: "Models on phones", 4: "GPUs"}
 

@@ -3,7 +3,7 @@
 A person enters the admin when they are a site administrator, `is_staff` (for Django's own
 screens, by Django's permissions: users and groups), or hold Right.READ on at least one event
 (owners, editors and viewers; check-in alone opens only the check-in pages). What each screen
-shows is decided by the event-scoped ModelAdmins (programme/admin_rights.py), not here.
+shows is decided by the event-scoped ModelAdmins (admin/scoped.py), not here.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
-from confsched.programme.access import holds_anywhere
-from confsched.programme.rights import Right
+from confsched.teams.access import holds_anywhere
+from confsched.teams.rights import Right
 
 
 def may_enter(user: Any) -> bool:

@@ -1,5 +1,8 @@
 """Teams as stored: who holds which role on which event, invitations out, and the team's
-history (who changed what, by whom). Imported by programme/models.py, the app's models."""
+history (who changed what, by whom).
+
+The tables keep the names they had when these models lived in programme/ (migration teams 0001
+took them over without touching the database)."""
 
 from __future__ import annotations
 
@@ -8,10 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from confsched.programme.rights import Role
-
-# Who did it, when no account did: a command typed on the server.
-COMMAND_LINE = "command line"
+from confsched.teams.rights import Role
 
 
 class TeamMember(models.Model):
@@ -30,6 +30,7 @@ class TeamMember(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        db_table = "programme_teammember"
         verbose_name = _("team member")
         verbose_name_plural = _("team members")
         ordering = ["event", "user__username"]
@@ -61,6 +62,7 @@ class Invitation(models.Model):
     accepted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("accepted at"))
 
     class Meta:
+        db_table = "programme_invitation"
         verbose_name = _("invitation")
         verbose_name_plural = _("invitations")
         ordering = ["-created_at", "-pk"]
@@ -90,6 +92,7 @@ class TeamChange(models.Model):
     description = models.CharField(max_length=300, verbose_name=_("description"))  # in English
 
     class Meta:
+        db_table = "programme_teamchange"
         verbose_name = _("team change")
         verbose_name_plural = _("team changes")
         ordering = ["-created_at", "-pk"]

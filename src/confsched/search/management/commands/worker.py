@@ -1,7 +1,7 @@
 """confsched worker: the embedding worker of search by meaning, one per machine.
 
 It loads the model once, answers the web workers' query embeddings on a Unix socket in the data
-folder (programme/semantic_worker.py), and runs the task queue's "embed event X" tasks
+folder (search/worker.py), and runs the task queue's "embed event X" tasks
 (django-tasks' database worker, on the `embeddings` queue). `confsched serve` starts one beside
 gunicorn on the embedded default (SQLite); in production run it as its own service
 (deploy/README.md).
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from confsched.programme import semantic, semantic_worker
+from confsched.search import semantic, worker
 
 
 class Command(BaseCommand):
@@ -40,11 +40,11 @@ class Command(BaseCommand):
                 "search by meaning needs the semantic extra: pip install 'confsched[semantic]'"
             )
         if not options["batch"]:
-            server = semantic_worker.serve_queries()
+            server = worker.serve_queries()
             self.stdout.write(f"Answering search queries on {server.server_address}")
             self.stdout.flush()
         call_command(
-            "db_worker", queue_name=semantic_worker.QUEUE, interval=options["interval"],
+            "db_worker", queue_name=worker.QUEUE, interval=options["interval"],
             batch=options["batch"], reload=False, startup_delay=False,
             verbosity=options["verbosity"], stdout=self.stdout, stderr=self.stderr,
         )  # fmt: skip

@@ -7,8 +7,9 @@ import importlib.util
 
 import pytest
 
-from confsched.programme import semantic, semantic_worker
-from confsched.programme.models import Session, SessionEmbedding
+from confsched.programme.models import Session
+from confsched.search import semantic, worker
+from confsched.search.models import SessionEmbedding
 from tests.conftest import unavailable
 
 MCU = "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch"
@@ -206,10 +207,10 @@ def test_the_import_command_queues_the_event_for_the_worker_unless_told_not_to(d
     base = ["--event", "demo", "--name", "Demo", "--timezone", "Europe/Paris"]
     out = StringIO()
     call_command("import", *base, "--skip-embeddings", *paths, stdout=out)
-    assert (_queued(), semantic_worker.QUEUED in out.getvalue()) == ([], False)
+    assert (_queued(), worker.QUEUED in out.getvalue()) == ([], False)
     out = StringIO()
     call_command("import", *base, *paths, stdout=out)
-    assert out.getvalue().splitlines()[-1] == semantic_worker.QUEUED
+    assert out.getvalue().splitlines()[-1] == worker.QUEUED
     event_id = Session.objects.filter(event__slug="demo").values_list("event", flat=True)[0]
     # The import embedded nothing itself: the worker will.
     assert SessionEmbedding.objects.count() == 0
@@ -219,20 +220,20 @@ def test_the_import_command_queues_the_event_for_the_worker_unless_told_not_to(d
 def test_one_waiting_task_per_event_is_enough(demo_event) -> None:
     from django_tasks_db.models import DBTaskResult
 
-    assert semantic_worker.queue_embeddings(demo_event) is True
-    assert semantic_worker.queue_embeddings(demo_event) is False
+    assert worker.queue_embeddings(demo_event) is True
+    assert worker.queue_embeddings(demo_event) is False
     assert _queued() == [("READY", {"args": [demo_event.pk], "kwargs": {}})]
     # Once the worker has started it, it may have read the old texts: a new one waits.
     DBTaskResult.objects.update(status="RUNNING")
-    assert semantic_worker.queue_embeddings(demo_event) is True
+    assert worker.queue_embeddings(demo_event) is True
     assert [status for status, _ in _queued()] == ["RUNNING", "READY"]
 
 
 def test_without_the_extra_nothing_is_queued_and_the_admin_says_so(demo_event, monkeypatch) -> None:  # noqa: ANN001
-    monkeypatch.setattr(semantic_worker, "has_extra", lambda: False)
-    assert semantic_worker.queue_embeddings(demo_event) is False
+    monkeypatch.setattr(worker, "has_extra", lambda: False)
+    assert worker.queue_embeddings(demo_event) is False
     assert _queued() == []
-    assert semantic_worker.progress_text(semantic_worker.embedding_progress(demo_event)) == (
+    assert worker.progress_text(worker.embedding_progress(demo_event)) == (
         "Off: the semantic extra is not installed; search finds sessions by their words."
     )
 
@@ -241,11 +242,11 @@ def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) 
     from django_tasks_db.models import DBTaskResult
 
     _require_model()
-    semantic_worker.queue_embeddings(demo_event)
+    worker.queue_embeddings(demo_event)
     _worker_batch()
     assert list(DBTaskResult.objects.values_list("status", "return_value")) == [("SUCCESSFUL", 29)]
     assert SessionEmbedding.objects.filter(session__event=demo_event).count() == 29
-    assert semantic_worker.embedding_progress(demo_event) == semantic_worker.EmbeddingProgress(
+    assert worker.embedding_progress(demo_event) == worker.EmbeddingProgress(
         embedded=29, total=29, queued=False
     )
 
@@ -281,19 +282,19 @@ def test_refresh_stores_chunk_by_chunk(demo_event, monkeypatch) -> None:  # noqa
 
 def test_progress_says_how_many_are_embedded_and_what_finds_the_rest(embedded_event) -> None:
     Session.objects.filter(event=embedded_event, title=EDGE).update(abstract="Changed.")
-    progress = semantic_worker.embedding_progress(embedded_event)
-    assert progress == semantic_worker.EmbeddingProgress(embedded=28, total=29, queued=False)
-    assert semantic_worker.progress_text(progress) == (
+    progress = worker.embedding_progress(embedded_event)
+    assert progress == worker.EmbeddingProgress(embedded=28, total=29, queued=False)
+    assert worker.progress_text(progress) == (
         "28 of 29 sessions embedded; search by meaning covers them, words the rest. Nothing "
         "is queued: run `confsched embed` or check that `confsched worker` runs."
     )
-    semantic_worker.queue_embeddings(embedded_event)
-    assert semantic_worker.progress_text(semantic_worker.embedding_progress(embedded_event)) == (
+    worker.queue_embeddings(embedded_event)
+    assert worker.progress_text(worker.embedding_progress(embedded_event)) == (
         "28 of 29 sessions embedded; search by meaning covers them, words the rest."
     )
-    assert semantic_worker.progress_text(
-        semantic_worker.EmbeddingProgress(1000, 1000, queued=False)
-    ) == ("Search by meaning covers all 1,000 sessions.")
+    assert worker.progress_text(worker.EmbeddingProgress(1000, 1000, queued=False)) == (
+        "Search by meaning covers all 1,000 sessions."
+    )
 
 
 def test_sessions_without_a_vector_yet_are_found_by_their_words(embedded_event) -> None:
@@ -312,7 +313,7 @@ def test_sessions_without_a_vector_yet_are_found_by_their_words(embedded_event) 
 
 def test_the_worker_answers_query_vectors_on_its_socket(embedded_event, tmp_path) -> None:
     path = tmp_path / "q.sock"
-    server = semantic_worker.serve_queries(path)
+    server = worker.serve_queries(path)
     try:
         answered = semantic.ask_worker("running models on phones", path)
     finally:
@@ -386,7 +387,7 @@ def test_the_embed_command_names_what_is_wrong(demo_event, without_model) -> Non
 
 
 def _admin_session_form(client, session: Session) -> tuple[str, dict[str, list[str]]]:  # noqa: ANN001
-    from tests.programme.test_admin import _BrowserForm
+    from tests.admin.test_admin import _BrowserForm
 
     url = f"/admin/programme/session/{session.pk}/change/"
     form = _BrowserForm("session_form")
@@ -470,7 +471,7 @@ def test_an_import_confirmed_in_the_admin_is_queued(db, organizer, settings, tmp
 def test_ranking_is_by_score_then_id_among_the_allowed_up_to_the_limit() -> None:
     import numpy as np
 
-    from confsched.programme.semantic import _ranked
+    from confsched.search.semantic import _ranked
 
     ids = [40, 7, 12, 3, 25]
     scores = np.array([0.5, 0.9, 0.5, 0.9, 0.1], dtype="<f4")  # two ties

@@ -27,23 +27,23 @@ from django.utils.translation import gettext, gettext_lazy
 from confsched.core.errors import ConfschedError
 from confsched.interchange.fetch import read_source
 from confsched.interchange.formats import FORMATS
-from confsched.programme.access import can
+from confsched.programme.actors import actor_name
 from confsched.programme.history import summary_in_language
 from confsched.programme.models import Event
-from confsched.programme.rights import Right
-from confsched.programme.semantic import has_extra
-from confsched.programme.semantic_worker import (
+from confsched.programme.services import (
+    ImportOptions,
+    LoadReport,
+    files_digest,
+    import_files,
+)
+from confsched.search.semantic import has_extra
+from confsched.search.worker import (
     embedding_progress,
     progress_text,
     queue_embeddings,
 )
-from confsched.programme.services import (
-    ImportOptions,
-    LoadReport,
-    actor_name,
-    files_digest,
-    import_files,
-)
+from confsched.teams.access import can
+from confsched.teams.rights import Right
 
 SESSION_KEY = "confsched_imports"
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")

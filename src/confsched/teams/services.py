@@ -23,10 +23,10 @@ from confsched.core import clock
 from confsched.core.errors import TeamError
 from confsched.core.mail import compose_mail
 from confsched.core.text import one_line, shortened
-from confsched.programme.access import forget_roles
-from confsched.programme.models import Event, Invitation, TeamChange, TeamMember
-from confsched.programme.rights import DESCRIPTIONS, Role
-from confsched.programme.team_models import COMMAND_LINE
+from confsched.programme.models import Event
+from confsched.teams.access import forget_roles
+from confsched.teams.models import Invitation, TeamChange, TeamMember
+from confsched.teams.rights import DESCRIPTIONS, Role
 
 INVITATION_DAYS = 7
 _SALT = "confsched.team.invitation"
@@ -60,13 +60,6 @@ ROLE_WORDS = {
 def role_word(role: Role) -> str:
     """The role in the language of the page or mail, as a word in a sentence."""
     return str(ROLE_WORDS[Role(role)])
-
-
-def actor_name(user: Any) -> str:
-    """How the history names who did it: the username, or "command line" for no account."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return COMMAND_LINE
-    return str(user.get_username())
 
 
 def find_person(text: str) -> Any:
@@ -121,11 +114,6 @@ def team_words(facts: dict[str, str]) -> str:
 def change_words(change: TeamChange) -> str:
     """A TeamChange in the active language; older lines, without facts, as they were stored."""
     return team_words(change.facts) if change.facts else change.description
-
-
-def by_words(by: str) -> str:
-    """Who made a change: a username, or "command line" in the active language."""
-    return gettext("command line") if by == COMMAND_LINE else by
 
 
 @transaction.atomic

@@ -15,16 +15,17 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
 from confsched.core.errors import ConfschedError, TeamError
-from confsched.programme.models import Event, Invitation, TeamMember
-from confsched.programme.rights import parse_role
-from confsched.programme.services import (
+from confsched.programme.actors import COMMAND_LINE
+from confsched.programme.models import Event
+from confsched.teams.models import Invitation, TeamMember
+from confsched.teams.rights import parse_role
+from confsched.teams.services import (
     InvitationNotMailed,
     add_member,
     find_person,
     invite,
     remove_member,
 )
-from confsched.programme.team_models import COMMAND_LINE
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """Organizer screens. Edits here are plain model saves; imports go through load_programme.
 
-Every screen is scoped to the events the person's role opens (programme/admin_rights.py)."""
+Every screen is scoped to the events the person's role opens (admin/scoped.py)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from confsched.admin.importing import embed_after_edit, import_view
+from confsched.admin.scoped import ONLY_THEIRS, EventScoped, EventScopedInline, HistoryAdmin
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
 from confsched.core.text import one_line
-from confsched.programme.access import can, event_ids_with, events_with, is_site_admin
-from confsched.programme.admin_import import embed_after_edit, import_view
-from confsched.programme.admin_rights import EventScoped, EventScopedInline
+from confsched.programme.actors import actor_name
 from confsched.programme.models import (
     Event,
     Level,
@@ -33,12 +33,12 @@ from confsched.programme.models import (
     SessionLink,
     SessionSpeaker,
     Speaker,
-    TeamChange,
     Track,
 )
-from confsched.programme.rights import Right
-from confsched.programme.semantic_worker import embedding_progress, progress_text
-from confsched.programme.services import actor_name, record_edit, session_facts
+from confsched.programme.services import record_edit, session_facts
+from confsched.search.worker import embedding_progress, progress_text
+from confsched.teams.access import can, event_ids_with, events_with, is_site_admin
+from confsched.teams.rights import Right
 
 
 class PlainLineEndsField(forms.CharField):
@@ -68,9 +68,6 @@ class OneLineField(forms.CharField):
 PLAIN_LINE_ENDS: dict[type[models.Field], dict[str, Any]] = {
     models.TextField: {"form_class": PlainLineEndsField}
 }
-
-
-ONLY_THEIRS = admin.RelatedOnlyFieldListFilter  # a filter lists only the rows one may see
 
 
 class TouchesEvent(EventScoped):
@@ -149,7 +146,7 @@ class EventAdmin(EventScoped):
         return self._may(request, Right.TEAM, obj)
 
     def get_urls(self) -> list[Any]:
-        # The import page (programme/admin_import.py), linked from the change page's tools.
+        # The import page (admin/importing.py), linked from the change page's tools.
         view = self.admin_site.admin_view(partial(import_view, model_admin=self))
         name = f"{self.opts.app_label}_{self.opts.model_name}_import"
         return [path("<path:object_id>/import/", view, name=name), *super().get_urls()]
@@ -174,7 +171,7 @@ class EventAdmin(EventScoped):
 
     @admin.display(description=gettext_lazy("Search by meaning"))
     def search_by_meaning(self, event: Event) -> str:
-        # How far the embedding worker is (programme/semantic.py).
+        # How far the embedding worker is (search/semantic.py).
         if event.pk is None:
             return gettext("Save the event first.")
         return progress_text(embedding_progress(event))
@@ -349,30 +346,8 @@ class SpeakerAdmin(TouchesEvent):
     readonly_fields = ("key",)
 
 
-class HistoryAdmin(EventScoped):
-    """Read only for everyone: what was done, when, and by whom."""
-
-    list_filter = (("event", ONLY_THEIRS),)
-    list_select_related = ("event",)
-
-    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(ScheduleVersion)
 class ScheduleVersionAdmin(HistoryAdmin):
     # Each import, sync and edit made one; "by" is an account or "command line".
     list_display = ("number", "event", "created_at", "by", "source", "summary")
     search_fields = ("source", "summary", "by")
-
-
-@admin.register(TeamChange)
-class TeamChangeAdmin(HistoryAdmin):
-    list_display = ("created_at", "event", "by", "description")
-    search_fields = ("description", "by")

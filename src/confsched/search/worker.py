@@ -1,6 +1,6 @@
 """Search by meaning's worker: the task queue's "embed event X", how far it is, and the Unix
 socket on which the worker (`confsched worker`, one per machine) answers the web workers' query
-vectors, so that they never load the model (programme/semantic.py does the embedding)."""
+vectors, so that they never load the model (search/semantic.py does the embedding)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django_tasks import TaskResultStatus, task
 
 from confsched.programme.models import Event
-from confsched.programme.semantic import (
+from confsched.search.semantic import (
     embed_query,
     embed_texts,
     has_extra,

@@ -1,8 +1,8 @@
 """The fixed queries whose top-5 sessions by meaning must stay those of the fp32 model as it was
 first shipped (embed_texts at batch 64, in the texts' order), whatever makes embedding faster.
 
-`python -m tests.programme.semantic_reference` (from the repository, with the semantic extra and
-../shared) writes semantic_top5.json, the reference; tests/programme/test_semantic_agreement.py
+`python -m tests.search.semantic_reference` (from the repository, with the semantic extra and
+../shared) writes semantic_top5.json, the reference; tests/search/test_semantic_agreement.py
 compares the present code with it.
 """
 
@@ -65,7 +65,7 @@ def programmes() -> dict[str, list[str]]:
 
 def top_five(texts: list[str], queries: list[str]) -> list[list[int]]:
     """For each query, the indexes of the `TOP` texts nearest in meaning, nearest first."""
-    from confsched.programme import semantic
+    from confsched.search import semantic
 
     vectors = semantic.embed_texts(texts)
     return [

@@ -1,6 +1,6 @@
 """Who may do what on one event: the four roles and the rights each carries (pure).
 
-A role is held per event (programme/team.py stores it); a right is what a page or an admin
+A role is held per event (teams/models.py stores it); a right is what a page or an admin
 screen asks for. Site administrators (superusers) hold every right on every event; nobody
 else holds any right on an event they have no role on, whatever `is_staff` says.
 """

