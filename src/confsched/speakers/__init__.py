@@ -1,0 +1,1 @@
+"""Speakers keep their own profile: their photo (photos.py) and, later, their bio and links."""
