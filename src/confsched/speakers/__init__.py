@@ -1,1 +1,2 @@
-"""Speakers keep their own profile: their photo (photos.py) and, later, their bio and links."""
+"""Speakers keep their own profile and sessions: their photo (photos.py), their slides
+(slides.py, office.py, thumbnails.py) and what is checked before anything is kept."""
