@@ -500,7 +500,7 @@ def test_embedding_commands_run_no_system_checks(db, monkeypatch, name, argv, re
     try:
         # As the command line runs it (call_command would skip the checks itself): its own
         # refusal comes, not the failing check's.
-        command = load_command_class("confsched.programme", name)
+        command = load_command_class("confsched.search", name)
         options = vars(command.create_parser("confsched", name).parse_args(argv))
         with pytest.raises(CommandError, match=refusal):
             command.execute(**{**options, "skip_checks": False})
