@@ -353,8 +353,7 @@ class SpeakerForm(forms.ModelForm):
 
     class Meta:
         model = Speaker
-        # Held marks and the speaker's links are the speaker's (shown read-only).
-        fields = ("event", "name", "company", "position", "bio", "avatar_url", "homepage")
+        fields = ()  # the admin's own (SpeakerAdmin.exclude)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -372,6 +371,8 @@ class SpeakerAdmin(TouchesEvent):
     list_filter = (("event", ONLY_THEIRS),)
     search_fields = ("name", "company")
     readonly_fields = ("key", "held_fields", "speaker_links")
+    # Held marks and the speaker's links are the speaker's: shown read-only.
+    exclude = ("held", "links")
 
     @admin.display(description=gettext_lazy("Set by the speaker"))
     def held_fields(self, obj: Speaker) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
@@ -43,6 +43,11 @@ MOST_BIO = 10_000
 _LINE_FIELDS = ("name", "company", "position")
 _ADDRESS_FIELDS = ("avatar_url", "homepage")
 _WEB = URLValidator(schemes=["http", "https"])
+
+
+def _longest(model: type[models.Model], name: str) -> int:
+    field = model._meta.get_field(name)
+    return getattr(field, "max_length", None) or 0
 
 
 def _refuse(field: str, problem: str) -> InvalidProgrammeError:
@@ -79,6 +84,9 @@ def clean_links(links: Any, *, field: str = "links") -> tuple[pm.SessionLink, ..
         raise _refuse(field, gettext("at most %(most)s links") % {"most": MOST_LINKS})
     found: list[pm.SessionLink] = []
     for link in links:
+        url: Any
+        title: Any
+        kind: Any
         if isinstance(link, pm.SessionLink):
             url, title, kind = link.url, link.title, link.kind
         elif isinstance(link, dict):
@@ -92,9 +100,9 @@ def clean_links(links: Any, *, field: str = "links") -> tuple[pm.SessionLink, ..
         if not isinstance(title, str):
             raise _refuse(field, gettext("a link's title must be text"))
         title = one_line(title)
-        if len(title) > SessionLink._meta.get_field("title").max_length:  # type: ignore[operator]
+        if len(title) > _longest(SessionLink, "title"):
             raise _refuse(field, gettext("a link's title is too long"))
-        url = _address(url, field=field, most=SessionLink._meta.get_field("url").max_length or 0)
+        url = _address(url, field=field, most=_longest(SessionLink, "url"))
         if not url:
             raise _refuse(field, gettext("a link needs an address"))
         if url not in {link.url for link in found}:
@@ -112,9 +120,7 @@ def clean_speaker_values(values: dict[str, Any]) -> dict[str, Any]:
         if name == "links":
             cleaned[name] = link_values(clean_links(value))
         elif name in _ADDRESS_FIELDS:
-            cleaned[name] = _address(
-                value, field=name, most=Speaker._meta.get_field(name).max_length or 0
-            )
+            cleaned[name] = _address(value, field=name, most=_longest(Speaker, name))
         elif not isinstance(value, str):
             raise _refuse(name, gettext("must be text"))
         elif name == "bio":
@@ -123,7 +129,7 @@ def clean_speaker_values(values: dict[str, Any]) -> dict[str, Any]:
                 raise _refuse(name, gettext("longer than %(most)s characters") % {"most": MOST_BIO})
         else:
             cleaned[name] = one_line(value)
-            most = Speaker._meta.get_field(name).max_length or 0
+            most = _longest(Speaker, name)
             if len(cleaned[name]) > most:
                 raise _refuse(name, gettext("longer than %(most)s characters") % {"most": most})
     if "name" in cleaned and not cleaned["name"]:
