@@ -5,7 +5,6 @@ versions the change log words, refused whole when a value is wrong, and carried 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from io import StringIO
 
@@ -328,6 +327,9 @@ def test_exports_carry_the_speakers_pages_and_slides(
         "https://ada.example.org/",
         [{"kind": "link", "title": "Mastodon", "url": "https://mastodon.social/@ada"}],
     )
+    page = client.get(Session.objects.get(key="notes").get_absolute_url()).content.decode()
+    performer = '"url": "https://ada.example.org/",\n   "sameAs": [\n    "https://mastodon.social/@ada"\n   ]'
+    assert performer in page
     # Without pages the exports were as before.
     assert b'"url": "https://ada.example.org/"' not in plain["json"]
     assert b"homepage" not in plain["json"] + plain["xml"]
@@ -370,6 +372,25 @@ def test_the_migration_leaves_existing_rows_unheld() -> None:
     ]
 
 
-def test_sync_and_import_options_name_prefer_source() -> None:
-    assert ImportOptions().prefer_source is False
-    assert replace(ImportOptions(), prefer_source=True).prefer_source is True
+def test_sync_keeps_held_fields_unless_told_to_prefer_the_source(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from confsched.programme.services import sync, sync_event
+
+    set_speaker_fields(_ada(), {"bio": "Mine."}, by="ada")
+    body = render_export(event, "json").replace(b'"Mine."', b'"Theirs."')
+    answer = SimpleNamespace(is_not_modified=False, body=body, headers={})
+    monkeypatch.setattr(sync, "fetch_url", lambda *args, **kwargs: answer)
+    Event.objects.filter(pk=event.pk).update(sync_url="https://example.org/schedule.json")
+    line = sync_event(Event.objects.get(pk=event.pk), allow_private=False)
+    assert line.endswith(
+        "; 1 field(s) speakers hold kept: speaker 'ada-lovelace' bio: kept the speaker's "
+        "“Mine.”; the file has “Theirs.”"
+    )
+    assert _ada().bio == "Mine."
+    Event.objects.filter(pk=event.pk).update(import_digest="")
+    line = sync_event(Event.objects.get(pk=event.pk), allow_private=False, prefer_source=True)
+    assert line.endswith("; 1 field(s) speakers held replaced by the source's")
+    assert (_ada().bio, _ada().held) == ("Theirs.", {})
