@@ -378,9 +378,9 @@ class SpeakerAdmin(TouchesEvent):
     def held_fields(self, obj: Speaker) -> str:
         words = [
             gettext("%(field)s by %(by)s")
-            % {"field": gettext(PROFILE_LABELS[name]), "by": mark.get("by", "")}
-            for name, mark in (obj.held or {}).items()
-            if name in PROFILE_LABELS
+            % {"field": gettext(PROFILE_LABELS[name]), "by": held[name].get("by", "")}
+            for name in HOLDABLE  # in the form's order: PostgreSQL's jsonb keeps none
+            if name in (held := obj.held or {})
         ]
         return "; ".join(words) or gettext("nothing")
 
