@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from confsched.programme.models import ScheduleVersion, Session, Speaker
-from confsched.programme.services import create_event, load_programme
+from confsched.programme.services import create_event, load_programme, set_speaker_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +128,23 @@ def test_an_untouched_speaker_save_keeps_the_bio(organizer: Client, demo_event) 
     url = f"/admin/programme/speaker/{speaker.pk}/change/"
     assert _submit_untouched(organizer, url, "speaker_form") == 302
     assert Speaker.objects.get(pk=speaker.pk).bio == "Line one.\nLine two."
+
+
+def test_the_organizer_gives_a_held_field_back_to_the_file(organizer: Client, demo_event) -> None:
+    speaker = Speaker.objects.get(key="valerian-rey")
+    set_speaker_fields(speaker, {"bio": "Mine.", "company": "Mine Ltd"}, by="valerian")
+    url = f"/admin/programme/speaker/{speaker.pk}/change/"
+    page = organizer.get(url).content.decode()
+    assert "company by valerian; bio by valerian" in page
+    form = _BrowserForm("speaker_form")
+    form.feed(page)
+    data: dict[str, list[str]] = {}
+    for name, value in form.fields:
+        if name != "release":  # unticked: checkboxes the browser would not send
+            data.setdefault(name, []).append(value)
+    assert organizer.post(url, {**data, "release": ["bio"], "_save": "Save"}).status_code == 302
+    after = Speaker.objects.get(pk=speaker.pk)
+    assert (sorted(after.held), after.bio, after.company) == (["company"], "Mine.", "Mine Ltd")
 
 
 def test_the_session_list_shows_times_in_the_event_zone(organizer: Client, demo_event) -> None:

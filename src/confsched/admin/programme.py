@@ -23,7 +23,9 @@ from confsched.admin.scoped import ONLY_THEIRS, EventScoped, EventScopedInline, 
 from confsched.core.numbers import BIG_INTEGER_MAX, parse_count
 from confsched.core.text import one_line
 from confsched.programme.actors import actor_name
+from confsched.programme.changes import PROFILE_LABELS
 from confsched.programme.models import (
+    HOLDABLE,
     Event,
     Level,
     LinkKind,
@@ -35,7 +37,7 @@ from confsched.programme.models import (
     Speaker,
     Track,
 )
-from confsched.programme.services import record_edit, session_facts
+from confsched.programme.services import record_edit, release_held, session_facts
 from confsched.search.worker import embedding_progress, progress_text
 from confsched.teams.access import can, event_ids_with, events_with, is_site_admin
 from confsched.teams.rights import Right
@@ -226,7 +228,9 @@ class SessionLinkInline(EventScopedInline, admin.TabularInline):
 
     model = SessionLink
     extra = 0
-    fields = ("position", "kind", "title", "url")
+    fields = ("position", "kind", "title", "url", "held_by")
+    # A speaker's link: an import never touches it (services/held.py).
+    readonly_fields = ("held_by",)
     # A bare host name means https, as for speakers' pictures.
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
@@ -336,14 +340,58 @@ class SessionAdmin(TouchesEvent):
             transaction.on_commit(lambda: embed_after_edit(request, session.event))
 
 
+class SpeakerForm(forms.ModelForm):
+    """A speaker's row, and the fields they hold that the organizer gives back to the file."""
+
+    release = forms.MultipleChoiceField(
+        choices=[(name, PROFILE_LABELS[name]) for name in HOLDABLE],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Use the file's value next import"),
+        help_text=gettext_lazy("The speaker set these fields; an import keeps them unless ticked."),
+    )
+
+    class Meta:
+        model = Speaker
+        fields = ()  # the admin's own (SpeakerAdmin.exclude)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        held = self.instance.held or {}
+        field = self.fields["release"]
+        field.choices = [(name, gettext(PROFILE_LABELS[name])) for name in HOLDABLE if name in held]
+
+
 @admin.register(Speaker)
 class SpeakerAdmin(TouchesEvent):
+    form = SpeakerForm
     # Avatars are links to other sites; a bare host name means https, as Django 6 will assume.
     formfield_overrides = {**PLAIN_LINE_ENDS, models.URLField: {"assume_scheme": "https"}}
     list_display = ("name", "company", "position", "event")
     list_filter = (("event", ONLY_THEIRS),)
     search_fields = ("name", "company")
-    readonly_fields = ("key",)
+    readonly_fields = ("key", "held_fields", "speaker_links")
+    # Held marks and the speaker's links are the speaker's: shown read-only.
+    exclude = ("held", "links")
+
+    @admin.display(description=gettext_lazy("Set by the speaker"))
+    def held_fields(self, obj: Speaker) -> str:
+        words = [
+            gettext("%(field)s by %(by)s")
+            % {"field": gettext(PROFILE_LABELS[name]), "by": held[name].get("by", "")}
+            for name in HOLDABLE  # in the form's order: PostgreSQL's jsonb keeps none
+            if name in (held := obj.held or {})
+        ]
+        return "; ".join(words) or gettext("nothing")
+
+    @admin.display(description=gettext_lazy("Links"))
+    def speaker_links(self, obj: Speaker) -> str:
+        return " ".join(link.get("url", "") for link in obj.links or ())
+
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        super().save_model(request, obj, form, change)
+        if released := form.cleaned_data.get("release"):
+            release_held(obj, list(released))
 
 
 @admin.register(ScheduleVersion)

@@ -226,7 +226,8 @@ def _speaker_out(request: HttpRequest, speaker: Speaker) -> dict[str, Any]:
     return {
         "key": speaker.key, "name": speaker.name, "company": speaker.company,
         "position": speaker.position, "bio": speaker.bio, "avatar_url": speaker.avatar_url,
-        "url": _url(request, speaker.get_absolute_url()),
+        "homepage": speaker.homepage, "url": _url(request, speaker.get_absolute_url()),
+        "links": [SessionLinkOut(**link) for link in speaker.links or ()],
     }  # fmt: skip
 
 

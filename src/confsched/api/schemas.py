@@ -76,6 +76,8 @@ class SpeakerOut(Schema):
     position: str
     bio: str
     avatar_url: str
+    homepage: str  # the speaker's own page, "" when none
+    links: list[SessionLinkOut]  # their social and other pages, in their order
     url: str
 
 

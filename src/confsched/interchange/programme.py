@@ -12,19 +12,6 @@ from datetime import date, datetime
 
 
 @dataclass(frozen=True)
-class Speaker:
-    key: str
-    name: str
-    company: str = ""
-    position: str = ""
-    bio: str = ""
-    avatar_url: str = ""
-    # Set by snapshot(): a digest of the row the speaker was read from ("" otherwise), so that
-    # what keeps writers' pieces need not digest the speaker's every field (interchange/pieces).
-    fingerprint: str = field(default="", compare=False, repr=False)
-
-
-@dataclass(frozen=True)
 class SessionSpeaker:
     """A speaker on a session, with the affiliation the session was billed under."""
 
@@ -48,6 +35,23 @@ class SessionLink:
     def __post_init__(self) -> None:
         if self.kind not in LINK_KINDS:
             raise ValueError(f"link {self.url!r}: kind {self.kind!r} is not one of {LINK_KINDS}")
+
+
+@dataclass(frozen=True)
+class Speaker:
+    key: str
+    name: str
+    company: str = ""
+    position: str = ""
+    bio: str = ""
+    avatar_url: str = ""
+    # The speaker's own pages: a homepage, and social or other links in their order (what a
+    # speaker may set themselves; few formats carry them: "speaker.homepage", "speaker.links").
+    homepage: str = ""
+    links: tuple[SessionLink, ...] = ()
+    # Set by snapshot(): a digest of the row the speaker was read from ("" otherwise), so that
+    # what keeps writers' pieces need not digest the speaker's every field (interchange/pieces).
+    fingerprint: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,9 @@ EVERY_FIELD = frozenset(
     | {"speakers", "affiliations", "links"}
     | {"speaker.name", "speaker.company", "speaker.position", "speaker.bio", "speaker.avatar_url"}
 )
+# A speaker's own pages: no reader takes them yet (a format naming its fields without them
+# leaves them alone); a programme that carries everything (None) or a draft's copy does.
+SPEAKER_PAGES = frozenset({"speaker.homepage", "speaker.links"})
 
 
 @dataclass

@@ -38,6 +38,8 @@ def _read_time(text: str | None) -> datetime | None:
 
 # A digest of the database rows a snapshot read (pm.Session.fingerprint): not the programme's.
 _NOT_KEPT = frozenset({"fingerprint"})
+# A speaker's pages, written only when there are some.
+_PAGES = frozenset({"homepage", "links"})
 
 
 def _session(session: pm.Session) -> dict[str, Any]:
@@ -70,6 +72,26 @@ def _read_session(data: dict[str, Any]) -> pm.Session:
     return pm.Session(**values)
 
 
+def _speaker(speaker: pm.Speaker) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for spec in fields(speaker):
+        value = getattr(speaker, spec.name)
+        if spec.name in _NOT_KEPT or (spec.name in _PAGES and not value):
+            continue  # no pages: the text versions kept before speakers had them
+        if spec.name == "links":
+            value = [[link.url, link.title, link.kind] for link in value]
+        found[spec.name] = value
+    return found
+
+
+def _read_speaker(data: dict[str, Any]) -> pm.Speaker:
+    values = dict(data)
+    values["links"] = tuple(
+        pm.SessionLink(url, title, kind) for url, title, kind in data.get("links", ())
+    )
+    return pm.Speaker(**values)
+
+
 def programme_to_json(programme: pm.Programme) -> str:
     """The programme as one JSON document, the same text for the same programme."""
     document = {
@@ -82,14 +104,7 @@ def programme_to_json(programme: pm.Programme) -> str:
         "rooms": programme.rooms,
         "room_capacities": programme.room_capacities,
         "sessions": [_session(session) for session in programme.sessions],
-        "speakers": [
-            {
-                spec.name: getattr(speaker, spec.name)
-                for spec in fields(speaker)
-                if spec.name not in _NOT_KEPT
-            }
-            for speaker in programme.speakers
-        ],
+        "speakers": [_speaker(speaker) for speaker in programme.speakers],
         "carries": None if programme.carries is None else sorted(programme.carries),
         "warnings": programme.warnings,
         "notes": programme.notes,
@@ -112,7 +127,7 @@ def programme_from_json(text: str | bytes) -> pm.Programme:
         rooms=list(document["rooms"]),
         room_capacities=dict(document["room_capacities"]),
         sessions=[_read_session(session) for session in document["sessions"]],
-        speakers=[pm.Speaker(**speaker) for speaker in document["speakers"]],
+        speakers=[_read_speaker(speaker) for speaker in document["speakers"]],
         carries=None if carries is None else frozenset(carries),
         warnings=list(document["warnings"]),
         notes=list(document["notes"]),

@@ -27,6 +27,17 @@ DETAIL_LABELS = {
     "language": gettext_noop("language"),
 }
 
+# A speaker's fields, as the change log names those a speaker changed (`say`).
+PROFILE_LABELS = {
+    "name": gettext_noop("name"),
+    "company": gettext_noop("company"),
+    "position": gettext_noop("position"),
+    "bio": gettext_noop("bio"),
+    "avatar_url": gettext_noop("photo"),
+    "homepage": gettext_noop("homepage"),
+    "links": gettext_noop("links"),
+}
+
 
 def when(starts_at: datetime | None, ends_at: datetime | None, zone: zoneinfo.ZoneInfo) -> str:
     """'Tue 7 Apr 11:45–11:55' in `zone`, in the active language ('mar 7 avr 11:45–11:55');
@@ -149,6 +160,12 @@ def say(kind: str, facts: dict[str, Any], *, zone: zoneinfo.ZoneInfo | None = No
         words = [_detail(key, was, now) for key, was, now in facts.get("details", [])]
         if facts.get("links"):
             words.append(gettext("links changed"))
+        if profile := facts.get("profile"):
+            fields = ", ".join(gettext(PROFILE_LABELS[name]) for name in profile["fields"])
+            words.append(
+                gettext("%(speaker)s's profile changed: %(fields)s")
+                % {"speaker": profile["speaker"], "fields": fields}
+            )
         return "; ".join(words)
     raise ValueError(f"no words for a change of kind {kind!r}")
 
@@ -200,14 +217,16 @@ def source_label(source: str, *, for_team: bool = False) -> str:
     a file lay in, a URL's query, credentials or token (the admin shows the source).
 
     `source` is what load_programme and record_edit wrote: "import: <name>, <name>" (files by
-    base name, URLs in full), "import", "edit by <username>", "release by <username>" (drafts),
-    or a caller's own text.
+    base name, URLs in full), "import", "edit by <username>", "speaker edit by <username>"
+    (services/held.py), "release by <username>" (drafts), or a caller's own text.
     """
     text = source.strip()
     if not text:
         return ""
     if text.startswith("edit by "):
         return gettext("edited by the organizers")
+    if text.startswith("speaker edit by "):
+        return gettext("edited by a speaker")
     if text == "release" or text.startswith("release by "):
         return gettext("released by the organizers")
     if text == "import":

@@ -34,6 +34,9 @@ class SessionLink(models.Model):
     url = models.URLField(
         max_length=1000, validators=[URLValidator(schemes=["http", "https"])], verbose_name=_("url")
     )
+    # Who set it: "" for the organizer's file (an import replaces those), else the speaker's
+    # username: an import never removes or changes a link a speaker added (services/held.py).
+    held_by = models.CharField(max_length=150, blank=True, verbose_name=_("held by"))
 
     class Meta:
         verbose_name = _("session link")

@@ -27,6 +27,7 @@ from confsched.programme.link_models import (  # noqa: F401 - the app's models, 
     SessionLink,
     SessionSpeaker,
 )
+from confsched.programme.speaker_models import HOLDABLE, Speaker  # noqa: F401 - kept apart
 from confsched.programme.version_models import (  # noqa: F401 - the app's models, kept apart
     Change,
     ChangeKind,
@@ -321,45 +322,6 @@ class Level(Facet):
             models.UniqueConstraint(fields=["event", "name"], name="level_unique_name"),
             models.UniqueConstraint(fields=["event", "slug"], name="level_unique_slug"),
         ]
-
-
-class Speaker(models.Model):
-    event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, related_name="speakers", verbose_name=_("event")
-    )
-    key = models.CharField(
-        max_length=200,
-        help_text=_("Stable identity in the source"),
-        verbose_name=_("key"),
-    )
-    name = models.CharField(max_length=200, verbose_name=_("name"))
-    company = models.CharField(max_length=200, blank=True, verbose_name=_("company"))
-    position = models.CharField(max_length=200, blank=True, verbose_name=_("position"))
-    bio = models.TextField(blank=True, verbose_name=_("bio"))
-    avatar_url = models.URLField(max_length=500, blank=True, verbose_name=_("avatar url"))
-
-    class Meta:
-        verbose_name = _("speaker")
-        verbose_name_plural = _("speakers")
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "key"], name="speaker_unique_key"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("web:speaker", kwargs={"event": self.event.slug, "key": self.key})
-
-    @property
-    def initials(self) -> str:
-        """What stands in for a missing picture: "AL" for Ada Lovelace, "?" for no letters."""
-        words = [word for word in self.name.split() if word[:1].isalnum()]
-        if not words:
-            return "?"
-        first, last = words[0], words[-1]
-        return (first[0] + (last[0] if len(words) > 1 else "")).upper()
 
 
 class SessionQuerySet(models.QuerySet["Session"]):

@@ -21,7 +21,9 @@ Writing follows the schema exactly, so that the output validates; its rules:
 * A person carries the speaker's key where a reader looks first: as `guid` when a UUID, as
   `id` when a whole number, as `code` when pretalx-like (A-Z, 0-9), nothing when it is the slug
   of the name (readers fall back to that), else a uuid5 guid as for events. `id` and
-  `public_name` are never both written: the schema's oneOf would then match two kinds.
+  `public_name` are never both written: the schema's oneOf would then match two kinds. The
+  speaker's homepage is its `url`, their own links its `links` (references as a session's),
+  each only when there is one.
 * `acronym` is the slug when the schema's pattern accepts it, else the slug with other
   characters as "_", padded to 4; `time_zone_name` is written when its pattern accepts it.
 * The output depends on the arguments only: keys in a fixed order, events sorted by start
@@ -232,6 +234,11 @@ def _person_json(key: str, speaker: Speaker | None, *, slug: str) -> dict[str, o
     person["biography"] = speaker.bio if speaker and speaker.bio else None
     if speaker and speaker.avatar_url:
         person["avatar"] = speaker.avatar_url
+    # The speaker's own pages (the schema's Person `url` and `links`), only when there are.
+    if speaker and speaker.homepage:
+        person["url"] = speaker.homepage
+    if speaker and speaker.links:
+        person["links"] = [_reference_json(link) for link in speaker.links]
     return person
 
 

@@ -3,7 +3,8 @@
 Everything outside `programme/` that writes an event, or reads one whole for a writer, goes
 through the names below (pages read through programme/queries.py); the modules of this package
 are where each piece lives: events, loading (with validation, identity, related rows, links
-and versions), importing files and their dry run, sync, and export.
+and versions), importing files and their dry run, sync, export, and what speakers set
+themselves (held).
 """
 
 from confsched.programme.services.drafts import (
@@ -16,6 +17,7 @@ from confsched.programme.services.drafts import (
 )
 from confsched.programme.services.events import create_event
 from confsched.programme.services.export import render_export, snapshot
+from confsched.programme.services.held import release_held, set_session_links, set_speaker_fields
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
@@ -36,9 +38,12 @@ __all__ = [
     "lock_imports",
     "record_edit",
     "release_draft",
+    "release_held",
     "release_preview",
     "render_export",
     "session_facts",
+    "set_session_links",
+    "set_speaker_fields",
     "snapshot",
     "start_draft",
     "sync_event",

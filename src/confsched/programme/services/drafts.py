@@ -55,7 +55,7 @@ def start_draft(event: Event) -> Event:
         start_date=event.start_date, end_date=event.end_date, location=event.location,
         draft_of=event, draft_base=last_version_number(event),
     )  # fmt: skip
-    programme = replace(snapshot(event), carries=pm.EVERY_FIELD | {"seats"})
+    programme = replace(snapshot(event), carries=pm.EVERY_FIELD | pm.SPEAKER_PAGES | {"seats"})
     load_programme(draft, programme, source="draft started", accept_new_keys=True)
     return draft
 

@@ -49,6 +49,10 @@ TEXT_TIMES = {
 _REREAD_BY_KEY = 200
 
 
+def _link_tuple(link: dict[str, str]) -> tuple[str, str, str]:
+    return (link["url"], link.get("title", ""), link.get("kind", pm.LINK))
+
+
 def snapshot(event: Event) -> pm.Programme:
     """The event as a Programme, for every renderer; times in the event's zone."""
     zone = event.zone
@@ -93,14 +97,18 @@ def snapshot(event: Event) -> pm.Programme:
     for person in (
         Speaker.objects.filter(event=event)
         .order_by("key")
-        .values_list("key", "name", "company", "position", "bio", "avatar_url")
+        .values_list("key", "name", "company", "position", "bio", "avatar_url", "homepage", "links")
     ):
+        # Its links as a tuple of tuples: the row is the cache's key, so it must hash.
+        person = (*person[:-1], tuple(_link_tuple(link) for link in person[-1] or ()))
         speaker = built_speakers.get(person)
         if speaker is None:
-            speaker_key, name, company, position, bio, avatar_url = person
+            speaker_key, name, company, position, bio, avatar_url, homepage, pages = person
             speaker = pm.Speaker(
                 key=speaker_key, name=name, company=company, position=position, bio=bio,
-                avatar_url=avatar_url, fingerprint=_digest(person),
+                avatar_url=avatar_url, homepage=homepage,
+                links=tuple(pm.SessionLink(*link) for link in pages),
+                fingerprint=_digest(person),
             )  # fmt: skip
         speakers_by_row[person] = speaker
         speakers.append(speaker)

@@ -39,6 +39,8 @@ class ImportOptions:
     to_draft: bool = False
     # Fewer seats than people hold are applied, who keep theirs (else refused: seat_changes).
     keep_reservations_over_seats: bool = False
+    # The file's values replace what speakers hold (their fields), which they hold no more.
+    prefer_source: bool = False
 
 
 class _DryRun(Exception):  # noqa: N818 - a signal to roll back, not an error
@@ -73,6 +75,7 @@ def import_files(
                 event, programme, to_draft=options.to_draft, source=source,
                 is_complete=not options.is_partial, accept_new_keys=options.accept_new_keys,
                 by=by, keep_reservations_over_seats=options.keep_reservations_over_seats,
+                prefer_source=options.prefer_source,
             )  # fmt: skip
             if not options.to_draft:  # the files attendees' programme was last imported from
                 Event.objects.filter(pk=event.pk).update(import_digest=files_digest(files))

@@ -42,6 +42,26 @@ def session_links(event: Event) -> dict[int, tuple[pm.SessionLink, ...]]:
     return {session_id: tuple(links) for session_id, links in found.items()}
 
 
+def organizer_links(
+    event: Event,
+) -> tuple[dict[int, tuple[pm.SessionLink, ...]], dict[int, tuple[pm.SessionLink, ...]]]:
+    """Per session id, the links of the organizer's file and, apart, those speakers hold
+    (SessionLink.held_by): an import compares and replaces only the first. One query."""
+    files: dict[int, list[pm.SessionLink]] = {}
+    held: dict[int, list[pm.SessionLink]] = {}
+    for session_id, url, title, kind, held_by in (
+        SessionLink.objects.filter(session__event=event)
+        .order_by("session_id", "position", "pk")
+        .values_list("session_id", "url", "title", "kind", "held_by")
+    ):
+        found = held if held_by else files
+        found.setdefault(session_id, []).append(pm.SessionLink(url=url, title=title, kind=kind))
+    return (
+        {session_id: tuple(links) for session_id, links in files.items()},
+        {session_id: tuple(links) for session_id, links in held.items()},
+    )
+
+
 def has_slides_link(links: tuple[pm.SessionLink, ...]) -> bool:
     return any(link.kind == LinkKind.SLIDES for link in links)
 

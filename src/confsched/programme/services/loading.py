@@ -30,7 +30,7 @@ from confsched.programme.services.links import (
     add_links,
     has_slides_link,
     link_rows,
-    session_links,
+    organizer_links,
     set_links,
     speaker_links,
 )
@@ -108,6 +108,7 @@ def load_programme(
     by: str = "",
     version_name: str = "",
     keep_reservations_over_seats: bool = False,
+    prefer_source: bool = False,
 ) -> LoadReport:
     """Bring the event in line with `programme`, in one transaction, recording what changed.
 
@@ -120,7 +121,10 @@ def load_programme(
     username, or "command line". `version_name` names the version (a release's). The
     version's programme is kept (snapshots.py) for /<event>/v/<number>/. Seats fewer than
     people hold are refused (the agenda's seats_changing receiver) unless
-    `keep_reservations_over_seats`, when they keep theirs.
+    `keep_reservations_over_seats`, when they keep theirs. What speakers hold (their fields,
+    the links they added) stays theirs, each field the file gives otherwise named in the
+    report's `conflicts`; with `prefer_source` the file's values replace held fields, which
+    the speakers hold no more (services/held.py).
     """
     lock_imports(event.slug)
     # What an import that held the lock before this one left, not what the caller read.
@@ -155,14 +159,15 @@ def load_programme(
     set_capacities(rooms, programme.room_capacities)
     tracks = facets(Track, event, [s.track for s in programme.sessions])
     levels = facets(Level, event, [s.level for s in programme.sessions])
-    speakers = load_speakers(event, programme, report)
+    speakers = load_speakers(event, programme, report, prefer_source=prefer_source)
     names = {row.pk: row.name for row in speakers.values()}
 
     zone = event.zone
     # Speakers and facets by id, not joined into every row: an unchanged re-import of 5,000
     # sessions then builds 5,000 model objects instead of 35,000.
     stored_links = speaker_links(event, "speaker_id")
-    stored_refs = session_links(event)
+    # The file's links are compared with the file's; those a speaker added stay as they are.
+    stored_refs, held_refs = organizer_links(event)
     new_refs: list[SessionLink] = []
     facet_rows: dict[str, dict[int, Facet]] = {
         "room": {row.pk: row for row in rooms.values()},
@@ -224,7 +229,11 @@ def load_programme(
         else:
             current = stored_links.get(row.pk, [])
             refs = stored_refs.get(row.pk, ())
+            held = held_refs.get(row.pk, ())
             refs_now = incoming.links if carries_links else refs
+            if held:  # a link the speaker holds is theirs, not the file's too
+                urls = {link.url for link in held}
+                refs_now = tuple(link for link in refs_now if link.url not in urls)
             # A flag without a slides link came from a source that only says "slides attached"
             # (Sched): a format that carries links but no flag (frab) keeps it.
             flag = (
@@ -232,7 +241,7 @@ def load_programme(
                 if carries_flag
                 else row.has_slides and not has_slides_link(refs)
             )
-            values["has_slides"] = flag or has_slides_link(refs_now)
+            values["has_slides"] = flag or has_slides_link(refs_now) or has_slides_link(held)
             if carried is not None and "affiliations" not in carried:
                 # A format without affiliations keeps the ones the event has.
                 kept = dict(current)
@@ -265,7 +274,7 @@ def load_programme(
                     changed.append("speakers")
                 if refs != refs_now:
                     if refs:
-                        SessionLink.objects.filter(session=row).delete()
+                        SessionLink.objects.filter(session=row, held_by="").delete()
                     new_refs += link_rows(row, refs_now)
                     changed.append("links")
                 row.sequence += 1

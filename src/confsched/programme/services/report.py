@@ -24,6 +24,11 @@ class LoadReport:
     # Sessions whose number of seats the file changed (not a change of the programme: seats
     # are no schedule version's business, and calendars do not show them).
     seats_changed: int = 0
+    # Fields a speaker holds that the file gives otherwise: one line each, naming the speaker,
+    # the field, the value kept and the file's (services/held.py).
+    conflicts: list[str] = field(default_factory=list)
+    # Held fields the file's values replaced (`prefer_source`): the speaker holds them no more.
+    released: list[str] = field(default_factory=list)
 
     @property
     def has_changes(self) -> bool:

@@ -13,11 +13,12 @@ from confsched.programme.services.importing import ImportOptions, files_digest, 
 
 def sync_event(
     event: Event, *, allow_private: bool, by: str = COMMAND_LINE,
-    keep_reservations_over_seats: bool = False,
+    keep_reservations_over_seats: bool = False, prefer_source: bool = False,
 ) -> str:  # fmt: skip
     """Fetch the event's sync URL conditionally and import what changed; a line saying what.
     A source that gives a session fewer seats than people hold is refused unless
-    `keep_reservations_over_seats`."""
+    `keep_reservations_over_seats`. With `prefer_source` the source's values replace the
+    fields speakers hold (else kept, and the line counts the conflicts)."""
     headers = {}
     if event.sync_etag:
         headers["If-None-Match"] = event.sync_etag
@@ -30,7 +31,9 @@ def sync_event(
     if files_digest(files) == event.import_digest:
         line = "unchanged (the same content as last imported)"
     else:
-        options = ImportOptions(keep_reservations_over_seats=keep_reservations_over_seats)
+        options = ImportOptions(
+            keep_reservations_over_seats=keep_reservations_over_seats, prefer_source=prefer_source
+        )
         report = import_files(
             event, files, options=options, source=f"sync: {event.sync_url}", by=by
         )
@@ -41,6 +44,12 @@ def sync_event(
         )
         if report.version:
             line += f"; schedule version {report.version.number}"
+        if report.conflicts:
+            line += f"; {len(report.conflicts)} field(s) speakers hold kept: " + "; ".join(
+                report.conflicts
+            )
+        if report.released:
+            line += f"; {len(report.released)} field(s) speakers held replaced by the source's"
     # Saved after the import only: a failed import is tried again, not skipped by a 304.
     Event.objects.filter(pk=event.pk).update(
         sync_etag=answer.headers.get("etag", "")[:200],

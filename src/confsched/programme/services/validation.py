@@ -243,11 +243,20 @@ def validate_programme(programme: pm.Programme) -> pm.Programme:
         if len(avatar) > (_limit(Speaker, "avatar_url") or 0):
             clean.dropped.setdefault("speaker picture address too long to keep", avatar)
             avatar = ""
+        homepage = clean.text(person.homepage.strip(), what="speaker homepage")
+        if homepage and not _is_web_address(homepage):
+            clean.dropped.setdefault("speaker homepage that is not an http(s) URL", homepage)
+            homepage = ""
+        if len(homepage) > (_limit(Speaker, "homepage") or 0):
+            clean.dropped.setdefault("speaker homepage too long to keep", homepage)
+            homepage = ""
         speakers.append(
             replace(
                 person,
                 key=clean.text(person.key, what="speaker key"),
                 avatar_url=avatar,
+                homepage=homepage,
+                links=_checked_links(person.links, clean) if person.links else (),
                 bio=clean.text(person.bio, what="speaker bio", is_line=False),
                 **{
                     name: clean.text(

@@ -45,17 +45,24 @@ def facts(
 
 
 def describe(
-    session: Session, before: dict[str, Any], after: dict[str, Any], *, zone: zoneinfo.ZoneInfo
-) -> list[Change]:
+    session: Session, before: dict[str, Any], after: dict[str, Any], *,
+    zone: zoneinfo.ZoneInfo, profile: dict[str, Any] | None = None,
+) -> list[Change]:  # fmt: skip
     """The Change rows (unsaved) of how `after` differs from `before`, "links changed" among
-    the details when the session's links changed."""
+    the details when the session's links changed; `profile` (a speaker's name and the fields
+    of their profile that changed) among them too."""
     found = change_facts(before, after, zone=zone)
+    extra: dict[str, Any] = {}
     if before["links"] != after["links"]:
+        extra["links"] = True
+    if profile:
+        extra["profile"] = profile
+    if extra:
         details = next((facts for kind, facts in found if kind == DETAILS), None)
         if details is None:
-            found.append((DETAILS, {"details": [], "links": True}))
+            found.append((DETAILS, {"details": [], **extra}))
         else:
-            details["links"] = True
+            details.update(extra)
     seen = seen_by_public(before, after)
     return [change_row(session, kind, facts, seen=seen) for kind, facts in found]
 

@@ -55,6 +55,10 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
             person["affiliation"] = {"@type": "Organization", "name": link.company}
         if link.speaker.position:
             person["jobTitle"] = link.speaker.position
+        if link.speaker.homepage:  # the speaker's own pages, as they set them
+            person["url"] = link.speaker.homepage
+        if same_as := [page["url"] for page in link.speaker.links or ()]:
+            person["sameAs"] = same_as
         performers.append(person)
     if performers:
         data["performer"] = performers

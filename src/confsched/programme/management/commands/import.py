@@ -82,6 +82,11 @@ class Command(BaseCommand):
             "files are refused, naming the sessions",
         )  # fmt: skip
         parser.add_argument(
+            "--prefer-source", action="store_true",
+            help="the files' values replace the fields speakers set themselves, which they "
+            "hold no more (without it, what a speaker set is kept and each conflict named)",
+        )  # fmt: skip
+        parser.add_argument(
             "--if-new", action="store_true",
             help="import only when the event does not exist yet; an existing event is left "
             "as its organizers have it (what `make run` does with the demo)",
@@ -160,6 +165,7 @@ class Command(BaseCommand):
                         is_complete=not options["partial"],
                         accept_new_keys=options["accept_new_keys"], by=COMMAND_LINE,
                         keep_reservations_over_seats=options["keep_reservations_over_seats"],
+                        prefer_source=options["prefer_source"],
                         progress=lambda done, total: bar.update(done - bar.n),
                     )  # fmt: skip
                 if not options["to_draft"]:  # what attendees' programme was imported from
@@ -203,3 +209,7 @@ class Command(BaseCommand):
             out.write(f"  note: {note}")
         for warning in report.warnings:
             out.write(self.style.WARNING(f"  warning: {warning}"))
+        for conflict in report.conflicts:
+            out.write(self.style.WARNING(f"  held: {conflict}"))
+        for line in report.released:
+            out.write(f"  released: {line}")

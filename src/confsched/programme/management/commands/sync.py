@@ -36,6 +36,11 @@ class Command(BaseCommand):
             "seats (without it, that event's sync is refused, naming the sessions)",
         )  # fmt: skip
         parser.add_argument(
+            "--prefer-source", action="store_true",
+            help="the source's values replace the fields speakers set themselves, which they "
+            "hold no more (without it, what a speaker set is kept and the conflict reported)",
+        )  # fmt: skip
+        parser.add_argument(
             "--skip-embeddings", action="store_true",
             help="do not queue the changed sessions for search by meaning's worker",
         )  # fmt: skip
@@ -57,6 +62,7 @@ class Command(BaseCommand):
                 line = sync_event(
                     event, allow_private=allow_private,
                     keep_reservations_over_seats=options["keep_reservations_over_seats"],
+                    prefer_source=options["prefer_source"],
                 )  # fmt: skip
                 self.stdout.write(f"{event.slug}: {line}")
                 if not options["skip_embeddings"] and queue_embeddings(event):
