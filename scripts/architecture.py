@@ -35,12 +35,13 @@ LAYERS = {
     "programme": 2,
     "teams": 3,
     "search": 3,
+    "speakers": 3,
     "agenda": 4,
     "api": 5,
     "web": 5,
     "admin": 5,
 }
-SIBLINGS = {"teams", "search"}  # domains of one layer that never import each other
+SIBLINGS = {"teams", "search", "speakers"}  # domains of one layer that never import each other
 TOP = 6
 
 

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "confsched.programme",
     "confsched.teams",
     "confsched.search",
+    "confsched.speakers",
     "confsched.agenda",
     "confsched.web",  # the serve command
     "confsched.web.site",  # shared page machinery, site chrome, template tags
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "confsched.web.venue",
     "confsched.web.accounts",
     "confsched.web.staff",
+    "confsched.web.speakers",
     # After our apps: our registration/* templates (log-in, password pages) win over its own.
     # Django's admin, with the site that lets event teams in (admin/site.py).
     "confsched.admin.apps.TeamAdminConfig",

@@ -19,11 +19,13 @@ from confsched.web.sessions import cards
 from confsched.web.sessions import views as sessions
 from confsched.web.site import views as site
 from confsched.web.site.languages import choose_language
+from confsched.web.speakers import views as speakers
 from confsched.web.staff import checkin as staff_checkin
 from confsched.web.staff import drafts as staff_drafts
 from confsched.web.staff import editor as staff_editor
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
+from confsched.web.staff import speakers as staff_speakers
 from confsched.web.staff import team as staff_team
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
@@ -37,6 +39,16 @@ urlpatterns = [
     path("language/", choose_language, name="language"),
     # Accounts: sign-up; log-in and password pages are in confsched/urls.py (web/accounts/).
     path("accounts/signup/", accounts.signup, name="signup"),
+    # Speakers' own pages: the personal link's door, their pages at every event, profile and
+    # photo, each session's slides, links and note (web/speakers/). "speaker" is no event.
+    path("speaker/", speakers.speaker_home, name="speaker_home"),
+    path("speaker/<str:token>/", speakers.speaker_pass, name="speaker_pass"),
+    path("speaker/<slug:event>/<str:key>/", speakers.speaker_profile, name="speaker_profile"),
+    path(
+        "speaker/<slug:event>/<str:key>/sessions/<str:session>/",
+        speakers.speaker_session,
+        name="speaker_session",
+    ),
     # The schedule: list, grid, search, zones, the programme as .ics and in every export
     # format, the change log and its feed (web/schedule/).
     path("<slug:event>/", schedule.schedule, name="schedule"),
@@ -186,5 +198,6 @@ urlpatterns = [
     ),
     # The event's team: owners manage it; an invitation's link (web/staff/team.py).
     path("<slug:event>/team/", staff_team.team, name="team"),
+    path("<slug:event>/team/speakers/", staff_speakers.speakers_staff, name="speakers_staff"),
     path("<slug:event>/team/join/<str:token>/", staff_team.join, name="team_join"),
 ]

@@ -12,7 +12,9 @@ from confsched.core.timezones import get_zone
 from confsched.programme.models import Event, language_code_list, validate_language_codes
 
 # First path segments the site uses itself: an event there could never be reached.
-RESERVED_SLUGS = frozenset({"admin", "accounts", "api", "static", "media", "about", "language"})
+RESERVED_SLUGS = frozenset(
+    {"admin", "accounts", "api", "static", "media", "about", "language", "speaker"}
+)
 
 
 def create_event(

@@ -17,6 +17,7 @@ from confsched.programme.models import Event
 from confsched.teams.access import can
 from confsched.teams.rights import Right
 from confsched.web.site.pages import unknown_zone_page
+from confsched.web.site.uploads import prepare_upload, upload_limit
 from confsched.web.site.views import API_PREFIX
 from confsched.web.site.zones import UnknownZoneError
 
@@ -59,6 +60,12 @@ class RequestBodyLimitMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit: int = settings.CONFSCHED_MAX_REQUEST_BYTES
+        upload_view = _upload_view(request)
+        if upload_view is not None:
+            # A file a signed-in person sends to a view that takes one (site/uploads.py): as
+            # large as the file may be; its handler refuses it past that as it arrives.
+            limit = max(limit, upload_limit(upload_view, request) or 0)
+            prepare_upload(upload_view, request)
         declared = request.META.get("CONTENT_LENGTH") or ""
         if declared:
             if not (declared.isascii() and declared.isdigit()):
@@ -111,6 +118,17 @@ def _read_at_most(stream: Any, size: int) -> bytes:
         parts.append(part)
         left -= len(part)
     return b"".join(parts)
+
+
+def _upload_view(request: HttpRequest) -> Any:
+    """The view this POST goes to when it takes a file from a signed-in person, else None."""
+    if request.method != "POST":
+        return None
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return None
+    return view if upload_limit(view, request) is not None else None
 
 
 def _over(declared: str, limit: int) -> bool:

@@ -1,0 +1,137 @@
+"""What speakers keep as stored: their personal sign-in links, their photos, their slides and
+their notes to the organizers. What shows publicly (name, bio, photo address, links) is written
+into the programme's own rows through its services (programme/services/held.py), so that every
+page and export carries it and no import overwrites it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from confsched.programme.models import Session, Speaker
+
+
+class SpeakerPass(models.Model):
+    """A speaker's personal link: it signs them in to their own speaker page, and nothing else.
+
+    The link carries `nonce` (128 random bits) and its HMAC under the site's secret key
+    (speakers/passes.py): the database alone cannot make a working link. One live pass per
+    speaker; the team revokes it (`revoked_at`) and may issue a new one. `user` is the account
+    the pass signed in to first (made or matched by e-mail): the speaker page belongs to it
+    while the pass lives.
+    """
+
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="passes", verbose_name=_("speaker")
+    )
+    nonce = models.CharField(max_length=32, unique=True, verbose_name=_("nonce"))
+    # Where the team mails the link; never shown on a public page.
+    email = models.EmailField(blank=True, verbose_name=_("e-mail"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="speaker_passes",
+        verbose_name=_("account"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_by = models.CharField(max_length=150, verbose_name=_("created by"))
+    mailed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("mailed at"))
+    opened_at = models.DateTimeField(null=True, blank=True, verbose_name=_("first opened at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("speaker's link")
+        verbose_name_plural = _("speakers' links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["speaker"], condition=Q(revoked_at__isnull=True), name="speaker_one_live_pass"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.speaker} ({'revoked' if self.revoked_at else 'live'})"
+
+
+class SpeakerPhoto(models.Model):
+    """The speaker's own photo: the stored files (core/files.py names) of its normalized
+    original, its squares per size and the largest square as JPEG, with the crop's focus."""
+
+    speaker = models.OneToOneField(
+        Speaker, on_delete=models.CASCADE, related_name="photo", verbose_name=_("speaker")
+    )
+    original = models.CharField(max_length=200, verbose_name=_("original"))
+    squares = models.JSONField(default=dict, verbose_name=_("squares"))  # {"48": name, ...}
+    jpeg = models.CharField(max_length=200, verbose_name=_("JPEG"))
+    width = models.PositiveIntegerField(verbose_name=_("width"))
+    height = models.PositiveIntegerField(verbose_name=_("height"))
+    focus_x = models.FloatField(default=0.5, verbose_name=_("focus across"))
+    focus_y = models.FloatField(default=0.5, verbose_name=_("focus down"))
+    uploaded_at = models.DateTimeField(auto_now=True, verbose_name=_("uploaded at"))
+    uploaded_by = models.CharField(max_length=150, verbose_name=_("uploaded by"))
+
+    class Meta:
+        verbose_name = _("speaker's photo")
+        verbose_name_plural = _("speakers' photos")
+
+    def __str__(self) -> str:
+        return f"{self.speaker} ({self.original})"
+
+
+class SlideFile(models.Model):
+    """Slides a speaker uploaded for a session: the stored file, what its bytes are, and a
+    preview of its first page (PDFs)."""
+
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="slide_files", verbose_name=_("session")
+    )
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="slide_files", verbose_name=_("speaker")
+    )
+    name = models.CharField(max_length=200, verbose_name=_("stored name"))
+    kind = models.CharField(max_length=20, verbose_name=_("kind"))
+    content_type = models.CharField(max_length=120, verbose_name=_("content type"))
+    filename = models.CharField(max_length=200, verbose_name=_("file name"))
+    size = models.PositiveBigIntegerField(verbose_name=_("size"))
+    pages = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("pages"))
+    thumbnail = models.CharField(max_length=200, blank=True, verbose_name=_("thumbnail"))
+    uploaded_at = models.DateTimeField(auto_now_add=True, verbose_name=_("uploaded at"))
+    uploaded_by = models.CharField(max_length=150, verbose_name=_("uploaded by"))
+
+    class Meta:
+        verbose_name = _("slides")
+        verbose_name_plural = _("slides")
+        ordering = ["session", "-uploaded_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "name"], name="slides_once_per_session"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.session_id})"
+
+
+class SessionNote(models.Model):
+    """What a speaker tells the organizers about a session (equipment, a co-speaker's name);
+    seen by the team only."""
+
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="speaker_notes", verbose_name=_("session")
+    )
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="session_notes", verbose_name=_("speaker")
+    )
+    text = models.TextField(max_length=4000, verbose_name=_("text"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+
+    class Meta:
+        verbose_name = _("note to the organizers")
+        verbose_name_plural = _("notes to the organizers")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "speaker"], name="one_note_per_speaker"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.speaker} on {self.session_id}"
