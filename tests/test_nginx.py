@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from confsched.core import files
+from confsched.core.storage import AtomicFileSystemStorage
 from tests.conftest import DEMO_DIR, DEMO_SLUG, ROOT, unavailable
 from tests.served_demo import CONFSCHED, confsched, free_port, reachable, with_demo
 
@@ -68,15 +70,22 @@ class Front:
 
 def nginx_conf(
     work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = "",
-    keepalive: int = 8,
+    keepalive: int = 8, media: Path | None = None,
 ) -> Path:  # fmt: skip
     """The deploy files, their paths pointed here, in a plain-HTTP server (with `extra`
     locations: bench/cache_front.py adds one serving files; `keepalive` connections kept to
-    the app: deploy/nginx/confsched.conf keeps 32)."""
+    the app: deploy/nginx/confsched.conf keeps 32; uploaded files from `media`, else beside
+    `static` as in the data folder)."""
     (work / "cache").mkdir()
     (work / "logs").mkdir()
-    for name in ("confsched-http.conf", "confsched-locations.conf"):
-        text = (DEPLOY / name).read_text().replace("/srv/confsched/var/static/", f"{static}/")
+    media = media or static.parent / "media"
+    for name in ("confsched-http.conf", "confsched-locations.conf", "confsched-media.conf"):
+        text = (
+            (DEPLOY / name).read_text()
+            .replace("/srv/confsched/var/static/", f"{static}/")
+            .replace("/srv/confsched/var/media/", f"{media}/")
+            .replace("/etc/nginx/confsched/", f"{work}/")
+        )  # fmt: skip
         (work / name).write_text(text)
     conf = work / "nginx.conf"
     # As root, nginx's workers would be another user, shut out of this test's folders.
@@ -286,3 +295,38 @@ def test_a_release_is_visible_within_the_max_age(front: Front) -> None:
     status, headers, page = _get(front, path)
     assert (status, b"TorchJD: Jacobian Descent, released" in page) == (200, True)
     assert headers["X-Cache-Status"] in ("EXPIRED", "REVALIDATED", "MISS")
+
+
+def test_uploaded_files_are_served_by_nginx_with_the_app_s_headers(front: Front) -> None:
+    """From the data folder the app writes to (core/files.py), as web/site/media.py would
+    serve them, and Python never sees the requests."""
+    media = AtomicFileSystemStorage(location=front.work / "data" / "media")
+    photo = files.save(files.PHOTOS, b"\xff\xd8\xff\xe0 a photo", "image/jpeg", storage=media)
+    deck = files.save(
+        files.SLIDES, b"PK\x03\x04 a deck",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        storage=media,
+    )  # fmt: skip
+    shared = {
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Cache-Control": "public, max-age=31536000, immutable",
+    }
+    for name, content_type, disposition, body in [
+        (photo, "image/jpeg", "inline", b"\xff\xd8\xff\xe0 a photo"),
+        (deck, "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+         "attachment", b"PK\x03\x04 a deck"),
+    ]:  # fmt: skip
+        status, headers, served = _get(front, files.url(name))
+        assert (status, served, headers["Content-Type"], headers["Content-Disposition"]) == (
+            200, body, content_type, disposition,
+        )  # fmt: skip
+        assert {key: headers[key] for key in shared} == shared
+        assert "Set-Cookie" not in headers and "X-Cache-Status" not in headers
+        assert front.python_saw(files.url(name)) == 0
+    # Names the app never makes are 404s from nginx too, whatever is in the folder.
+    (front.work / "data" / "media" / "photos" / "page.html").write_bytes(b"<script>")
+    for path in ("/media/photos/page.html", "/media/", "/media/photos/../../static/x",
+                 f"/media/other/{'a' * 20}.jpg", f"/media/photos/{'0' * 20}.jpg"):  # fmt: skip
+        assert _get(front, path)[0] == 404
+        assert front.python_saw(path) == 0

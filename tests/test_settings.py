@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -120,3 +121,97 @@ def test_a_base_url_that_is_not_the_site_s_address_stops_start_up(tmp_path: Path
         "confsched: CONFSCHED_BASE_URL must be the site's http:// or https:// address, e.g. "
         "https://schedule.example.org: 'schedule.example.org'\n",
     )
+
+
+# settings.STORAGES["default"] and MEDIA_URL as a process started with some environment reads.
+PRINT_MEDIA_SETTINGS = """
+import json
+from django.conf import settings
+default = settings.STORAGES["default"]
+print(json.dumps([settings.MEDIA_URL, default["BACKEND"], default["OPTIONS"]], default=str))
+"""
+S3_VARIABLES = {
+    "CONFSCHED_S3_BUCKET", "CONFSCHED_S3_ENDPOINT_URL", "CONFSCHED_S3_REGION",
+    "CONFSCHED_MEDIA_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+}  # fmt: skip
+
+
+def _media_settings(tmp_path: Path, **env: str) -> list[object]:
+    base = {
+        k: v for k, v in os.environ.items() if k not in S3_VARIABLES | {"CONFSCHED_TESTING"}
+    }  # fmt: skip
+    result = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", PRINT_MEDIA_SETTINGS],
+        env={**base, "CONFSCHED_DATA_DIR": str(tmp_path), "DEBUG": "1",
+             "DJANGO_SETTINGS_MODULE": "confsched.settings", **env},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return json.loads(result.stdout)
+
+
+def test_uploaded_files_live_in_the_data_folder_by_default(tmp_path: Path) -> None:
+    assert _media_settings(tmp_path) == [
+        "/media/",
+        "confsched.core.storage.AtomicFileSystemStorage",
+        {"location": str(tmp_path / "media"), "base_url": "/media/"},
+    ]
+
+
+def test_an_object_store_from_the_environment(tmp_path: Path) -> None:
+    found = _media_settings(
+        tmp_path, CONFSCHED_S3_BUCKET="confsched", CONFSCHED_S3_REGION="eu-west-1",
+        CONFSCHED_S3_ENDPOINT_URL="https://s3.example.org/", AWS_ACCESS_KEY_ID="id",
+        AWS_SECRET_ACCESS_KEY="secret",
+    )  # fmt: skip
+    assert found == [
+        "/media/",  # served by the app's media view, from the bucket
+        "confsched.core.storage.ObjectStorage",
+        {
+            "bucket_name": "confsched", "endpoint_url": "https://s3.example.org",
+            "region_name": "eu-west-1", "addressing_style": "path", "file_overwrite": False,
+            "querystring_auth": True, "custom_domain": None, "url_protocol": "https:",
+            "default_acl": None,
+            "object_parameters": {"CacheControl": "public, max-age=31536000, immutable"},
+        },
+    ]  # fmt: skip
+    # With a public address (a CDN, the bucket's own): links lead there, unsigned; AWS itself
+    # (no endpoint) addresses buckets its own way.
+    found = _media_settings(
+        tmp_path, CONFSCHED_S3_BUCKET="confsched",
+        CONFSCHED_MEDIA_URL="https://cdn.example.org/confsched",
+    )  # fmt: skip
+    options = found[2]
+    assert (found[0], options["custom_domain"], options["url_protocol"]) == (
+        "https://cdn.example.org/confsched/", "cdn.example.org/confsched", "https:",
+    )  # fmt: skip
+    assert (options["querystring_auth"], options["addressing_style"]) == (False, None)
+
+
+def test_an_incomplete_object_store_stops_start_up(tmp_path: Path) -> None:
+    secret = "k" * 50
+    cases = [
+        (
+            {"CONFSCHED_S3_ENDPOINT_URL": "http://127.0.0.1:8333"},
+            "CONFSCHED_S3_ENDPOINT_URL or CONFSCHED_S3_REGION is set without "
+            "CONFSCHED_S3_BUCKET: set the bucket to keep uploaded files in the object store, or "
+            "unset both to keep them in the data folder.",
+        ),
+        (
+            {"CONFSCHED_S3_BUCKET": "confsched", "AWS_ACCESS_KEY_ID": "id"},
+            "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the object store "
+            "(CONFSCHED_S3_BUCKET), or neither to use boto3's other credentials (a role, a "
+            "profile).",
+        ),
+        (
+            {"CONFSCHED_S3_BUCKET": "confsched", "CONFSCHED_S3_ENDPOINT_URL": "s3.example.org"},
+            "CONFSCHED_S3_ENDPOINT_URL must be an http:// or https:// address: 's3.example.org'",
+        ),
+        (
+            {"CONFSCHED_MEDIA_URL": "cdn.example.org/media"},
+            "CONFSCHED_MEDIA_URL must be an http:// or https:// address: 'cdn.example.org/media'",
+        ),
+    ]
+    for env, message in cases:
+        unset = {k: "" for k in S3_VARIABLES}
+        result = _confsched("check", tmp_path=tmp_path, SECRET_KEY=secret, **{**unset, **env})
+        assert (result.returncode, result.stderr) == (2, f"confsched: {message}\n")

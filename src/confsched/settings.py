@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Compresses what the middleware below made (ConditionalGet's ETags are of plain bodies).
     "confsched.web.site.compression.CompressionMiddleware",
+    # Uploaded files (/media/, web/site/media.py) leave with no cookie and no Vary: Cookie,
+    # whatever the session and CSRF middleware below did about a stale cookie.
+    "confsched.web.site.media.SharedFileMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # ETag on every GET and 304 for If-None-Match: phones re-checking a page pay no body.
@@ -290,8 +293,72 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = DATA_DIR / "static"
+
+
+def _http_address(name: str) -> str:
+    """An http(s) address from the environment, or "" (start-up stops on anything else)."""
+    value = os.environ.get(name, "").strip()
+    if value and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", value):
+        raise ImproperlyConfigured(f"{name} must be an http:// or https:// address: {value!r}")
+    return value
+
+
+# Files people upload (speakers' photos and slides; core/files.py). By default in the data
+# folder, MEDIA_ROOT, which nginx serves at /media/ (deploy/nginx/); with CONFSCHED_S3_BUCKET,
+# in an S3-compatible object store (AWS, SeaweedFS, MinIO, R2...) that every app server shares,
+# with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or boto3's other ways: a role, a profile).
+# CONFSCHED_MEDIA_URL is where browsers fetch them when it is not the site's own /media/ (the
+# bucket's public address, a CDN); unset in S3 mode, the app's media view reads them from the
+# bucket (web/site/media.py). Names are content-addressed, so every copy is immutable.
+MEDIA_ROOT = DATA_DIR / "media"
+CONFSCHED_MEDIA_URL = _http_address("CONFSCHED_MEDIA_URL")
+if CONFSCHED_MEDIA_URL and not CONFSCHED_MEDIA_URL.endswith("/"):
+    CONFSCHED_MEDIA_URL += "/"
+MEDIA_URL = CONFSCHED_MEDIA_URL or "/media/"
+CONFSCHED_S3_BUCKET = os.environ.get("CONFSCHED_S3_BUCKET", "").strip()
+CONFSCHED_S3_ENDPOINT_URL = _http_address("CONFSCHED_S3_ENDPOINT_URL").rstrip("/")
+CONFSCHED_S3_REGION = os.environ.get("CONFSCHED_S3_REGION", "").strip()
+_S3_KEYS = [bool(os.environ.get(k)) for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")]
+if (CONFSCHED_S3_ENDPOINT_URL or CONFSCHED_S3_REGION) and not CONFSCHED_S3_BUCKET:
+    raise ImproperlyConfigured(
+        "CONFSCHED_S3_ENDPOINT_URL or CONFSCHED_S3_REGION is set without CONFSCHED_S3_BUCKET: "
+        "set the bucket to keep uploaded files in the object store, or unset both to keep "
+        "them in the data folder."
+    )
+if CONFSCHED_S3_BUCKET and any(_S3_KEYS) and not all(_S3_KEYS):
+    raise ImproperlyConfigured(
+        "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the object store "
+        "(CONFSCHED_S3_BUCKET), or neither to use boto3's other credentials (a role, a profile)."
+    )
+_MEDIA_SCHEME, _, _MEDIA_HOST_AND_PATH = CONFSCHED_MEDIA_URL.partition("://")
+if CONFSCHED_S3_BUCKET:
+    MEDIA_STORAGE: dict[str, object] = {
+        "BACKEND": "confsched.core.storage.ObjectStorage",
+        "OPTIONS": {
+            "bucket_name": CONFSCHED_S3_BUCKET,
+            "endpoint_url": CONFSCHED_S3_ENDPOINT_URL or None,
+            "region_name": CONFSCHED_S3_REGION or None,
+            # Self-hosted stores (SeaweedFS, MinIO) answer at one host, not one per bucket.
+            "addressing_style": "path" if CONFSCHED_S3_ENDPOINT_URL else None,
+            # A name taken is never replaced (names are content, core/files.py).
+            "file_overwrite": False,
+            # Without a public address, storage URLs are signed; the site links to /media/.
+            "querystring_auth": not CONFSCHED_MEDIA_URL,
+            "custom_domain": _MEDIA_HOST_AND_PATH.rstrip("/") or None,
+            "url_protocol": f"{_MEDIA_SCHEME}:" if _MEDIA_HOST_AND_PATH else "https:",
+            "default_acl": None,  # the bucket's own policy decides who reads
+            # Stored on each object with its type and disposition (core/files.py), served by
+            # the store or a CDN as they are.
+            "object_parameters": {"CacheControl": "public, max-age=31536000, immutable"},
+        },
+    }
+else:
+    MEDIA_STORAGE = {
+        "BACKEND": "confsched.core.storage.AtomicFileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT, "base_url": MEDIA_URL},
+    }
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": MEDIA_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -1,9 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from confsched.api.api import api
 from confsched.web.accounts import data as account_data
 from confsched.web.accounts import views as accounts
+from confsched.web.site import media
 from confsched.web.site import views as views_site
 
 handler404 = "confsched.web.site.views.page_not_found"
@@ -14,6 +15,10 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("about/", views_site.about, name="about"),
     path("favicon.ico", views_site.favicon, name="favicon"),
+    # Files people upload (speakers' photos and slides), by their content's name, outside every
+    # event's pages ("media" is a reserved slug): everything under /media/, /media/ itself
+    # too, is the view's to answer. nginx serves them itself in production.
+    re_path(r"^media/(?P<name>.*)\Z", media.media, name="media"),
     path("accounts/login/", accounts.ConfschedLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
     path(

@@ -76,7 +76,9 @@ class CompressionMiddleware:
         takes_gzip = accepts_gzip(request)
         response = self._compressed(request, self.get_response(request), takes_gzip=takes_gzip)
         etag = response.get("ETag")
-        if takes_gzip and etag and not etag.startswith("W/"):
+        # A streamed response (an uploaded file) is never compressed here: the same bytes for
+        # every client, so its ETag stays strong.
+        if takes_gzip and etag and not etag.startswith("W/") and not response.streaming:
             # To a client that takes gzip, a body may come in either coding: the same entity,
             # equal in meaning, not in bytes. Weak for the 200 and for its 304 alike (a 304 has
             # no body to tell whether the 200 would have been compressed).

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from confsched.programme.models import Event
 from confsched.web.site.local_paths import local_path
+from confsched.web.site.media import MEDIA_PREFIX
 
 SESSION_KEY = "confsched_language"
 API_PREFIX = "/api/"
@@ -96,7 +97,9 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info.startswith(API_PREFIX):  # the API speaks English, as its schema
+        # The API speaks English, as its schema; an uploaded file has no language, and its
+        # response may vary with nothing (no Vary: Cookie, no session read).
+        if request.path_info.startswith((API_PREFIX, MEDIA_PREFIX)):
             return self.get_response(request)
         _activate(request, site_languages(), settings.LANGUAGE_CODE)
         token = _current.set(request)
