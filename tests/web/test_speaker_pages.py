@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import uuid
 from html import unescape
 
 import pytest
@@ -17,6 +18,7 @@ from confsched.programme.models import Event, Session, SessionLink, Speaker
 from confsched.speakers import passes
 from confsched.speakers.models import SessionNote, SlideFile, SpeakerPass, SpeakerPhoto
 from tests.conftest import DEMO_SLUG
+from tests.core.test_files import filesystem_settings
 from tests.teams import on_team
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +26,19 @@ BASE = "https://schedule.example.org"
 
 
 @pytest.fixture(autouse=True)
-def _media(media_store) -> None:  # noqa: ANN001 - the store under a temporary folder
-    pass
+def _media(settings, tmp_path) -> None:  # noqa: ANN001 - files under a temporary folder
+    settings.CONFSCHED_BASE_URL = BASE
+    settings.STORAGES = {**settings.STORAGES, "default": filesystem_settings(tmp_path / "media")}
+
+
+@pytest.fixture(params=["filesystem", "s3"])
+def any_store(request, settings) -> str:  # noqa: ANN001 - the data folder, or SeaweedFS
+    if request.param == "s3":
+        store = request.getfixturevalue("object_store")
+        settings.STORAGES = {
+            **settings.STORAGES, "default": store.storage_settings(f"speakers-{uuid.uuid4().hex[:12]}"),
+        }  # fmt: skip
+    return request.param
 
 
 @pytest.fixture
@@ -53,9 +66,12 @@ def _team_client(role: str) -> Client:
     return client
 
 
-def _jpeg(size: tuple[int, int] = (640, 480), colour: str = "teal") -> bytes:
+def _jpeg(size: tuple[int, int] = (640, 480)) -> bytes:
+    """A photo whose left part is red and right part blue: where the square sits shows."""
+    image = Image.new("RGB", size, "blue")
+    image.paste("red", (0, 0, size[0] // 3, size[1]))
     out = io.BytesIO()
-    Image.new("RGB", size, colour).save(out, "JPEG")
+    image.save(out, "JPEG")
     return out.getvalue()
 
 
@@ -108,13 +124,14 @@ def test_a_revoked_or_forged_link_is_dead(speaker: Speaker) -> None:
 
 
 def test_an_address_with_an_account_logs_in_first(speaker: Speaker) -> None:
-    User.objects.create_user("taken", "speaker@example.org", "a long password 42")
+    owner = User.objects.create_user("taken", "speaker@example.org", "a long password 42")
     made = passes.issue_pass(speaker, by="olga", email="speaker@example.org")
     url = f"/speaker/{passes.token_for(made)}/"
     response = Client().post(url)
-    assert response["Location"] == f"/accounts/login/?next=%2Fspeaker%2F{made.nonce}.{url.split('.')[1]}&speaker=1"
+    token = passes.token_for(made)
+    assert response["Location"] == f"/accounts/login/?next=%2Fspeaker%2F{token}%2F&speaker=1"
     client = Client()
-    assert client.login(username="taken", password="a long password 42")
+    client.force_login(owner)
     assert client.post(url)["Location"] == "/speaker/"
     made.refresh_from_db()
     assert made.user.username == "taken"
@@ -156,7 +173,7 @@ def test_a_bad_profile_is_refused_whole(speaker: Speaker) -> None:
     assert Speaker.objects.values().get(pk=speaker.pk) == before
 
 
-def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings) -> None:  # noqa: ANN001
+def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings, any_store) -> None:  # noqa: ANN001
     settings.CONFSCHED_BASE_URL = BASE
     client, _user = _signed_in(speaker)
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/"
@@ -213,12 +230,14 @@ def test_a_photo_over_10_mb_is_refused_as_it_arrives(speaker: Speaker) -> None:
     assert SpeakerPhoto.objects.count() == 0
 
 
-def test_slides_are_stored_listed_and_previewed(speaker: Speaker, settings) -> None:  # noqa: ANN001
+def test_slides_are_stored_listed_and_previewed(speaker: Speaker, settings, any_store) -> None:  # noqa: ANN001
     settings.CONFSCHED_BASE_URL = BASE
     client, _user = _signed_in(speaker)
     session = Session.objects.filter(speaker_links__speaker=speaker).order_by("key").first()
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/sessions/{session.key}/"
-    response = client.post(url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")})
+    response = client.post(
+        url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")}
+    )
     assert (response.status_code, response["Location"]) == (302, f"{url}?saved=slides")
     slides = SlideFile.objects.get(session=session)
     assert (slides.kind, slides.filename, slides.pages, bool(slides.thumbnail)) == (
@@ -236,7 +255,9 @@ def test_bad_slides_are_refused_and_the_old_ones_stay(speaker: Speaker) -> None:
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/sessions/{session.key}/"
     client.post(url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")})
     kept = SlideFile.objects.values().get(session=session)
-    html_as_pdf = _upload("evil.pdf", b"<!doctype html><script>alert(1)</script>", "application/pdf")
+    html_as_pdf = _upload(
+        "evil.pdf", b"<!doctype html><script>alert(1)</script>", "application/pdf"
+    )
     response = client.post(url, {"form": "slides", "slides": html_as_pdf})
     assert response.status_code == 400
     assert "evil.pdf: " in unescape(response.content.decode())

@@ -10,6 +10,7 @@ in place, and a file is never pointed at before it is whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,12 +29,17 @@ from confsched.speakers.thumbnails import ThumbnailError, pdf_thumbnail
 PROFILE_FIELDS = ("name", "position", "company", "bio", "homepage", "links")
 
 
-def absolute(url: str) -> str:
-    """A stored file's address as exports need it: absolute (CONFSCHED_BASE_URL before a
-    path on this site), or as it is when the store gives one (a bucket's, a CDN's)."""
-    if url.startswith("/") and settings.CONFSCHED_BASE_URL:
-        return settings.CONFSCHED_BASE_URL + url
+def absolute(url: str, base: str) -> str:
+    """A stored file's address as exports need it: absolute (`base`, the site's address, before
+    a path on this site), or as it is when the store gives one (a bucket's, a CDN's)."""
+    if url.startswith("/"):
+        return (settings.CONFSCHED_BASE_URL or base) + url
     return url
+
+
+# An uploaded file's address ends in its stored name (core/files.py): how a session's link to
+# uploaded slides is told from the links a speaker typed.
+UPLOADED = re.compile(rf"/{files.SLIDES}/[0-9a-f]{{{files.DIGEST_LENGTH}}}\.[a-z]+$")
 
 
 def save_profile(speaker: Speaker, values: dict[str, Any], *, by: str) -> bool:
@@ -44,15 +50,18 @@ def save_profile(speaker: Speaker, values: dict[str, Any], *, by: str) -> bool:
 
 
 def keep_photo(
-    speaker: Speaker, upload: Any, *, filename: str, focus: tuple[float, float], by: str
-) -> SpeakerPhoto:
+    speaker: Speaker, upload: Any, *, filename: str, focus: tuple[float, float], by: str,
+    base: str,
+) -> SpeakerPhoto:  # fmt: skip
     """Check and re-encode the upload (speakers/photos.py), store every size, then point the
     speaker at it. UploadError before anything is stored when the file is refused."""
     processed = photos.process_photo(upload, filename=filename, focus=focus)
-    return _store_photo(speaker, processed, by=by)
+    return _store_photo(speaker, processed, by=by, base=base)
 
 
-def move_crop(speaker: Speaker, *, focus: tuple[float, float], by: str) -> SpeakerPhoto | None:
+def move_crop(
+    speaker: Speaker, *, focus: tuple[float, float], by: str, base: str
+) -> SpeakerPhoto | None:
     """The kept photo's square crop moved to `focus`, re-made from its stored original."""
     current = SpeakerPhoto.objects.filter(speaker=speaker).first()
     if current is None:
@@ -61,10 +70,12 @@ def move_crop(speaker: Speaker, *, focus: tuple[float, float], by: str) -> Speak
         return current
     with files.open_file(current.original).stream as stream:
         original = stream.read()
-    return _store_photo(speaker, photos.recrop(original, focus=focus), by=by)
+    return _store_photo(speaker, photos.recrop(original, focus=focus), by=by, base=base)
 
 
-def _store_photo(speaker: Speaker, processed: photos.ProcessedPhoto, *, by: str) -> SpeakerPhoto:
+def _store_photo(
+    speaker: Speaker, processed: photos.ProcessedPhoto, *, by: str, base: str
+) -> SpeakerPhoto:
     def keep(rendition: photos.Rendition) -> str:
         return files.save(
             files.PHOTOS, rendition.data, rendition.content_type, filename=rendition.filename
@@ -82,7 +93,7 @@ def _store_photo(speaker: Speaker, processed: photos.ProcessedPhoto, *, by: str)
                 "focus_x": processed.focus[0], "focus_y": processed.focus[1], "uploaded_by": by,
             },
         )  # fmt: skip
-        set_speaker_fields(speaker, {"avatar_url": absolute(files.url(jpeg))}, by=by)
+        set_speaker_fields(speaker, {"avatar_url": absolute(files.url(jpeg), base)}, by=by)
     return photo
 
 
@@ -94,7 +105,9 @@ def remove_photo(speaker: Speaker, *, by: str) -> bool:
     return bool(deleted)
 
 
-def keep_slides(session: Session, speaker: Speaker, upload: Any, *, by: str) -> SlideFile:
+def keep_slides(
+    session: Session, speaker: Speaker, upload: Any, *, by: str, base: str
+) -> SlideFile:
     """Check the file's bytes (speakers/slides.py), store it and its first page's preview,
     and list it on the session as its slides. UploadError before anything is stored."""
     checked = check_slides(upload, filename=getattr(upload, "name", ""), size=upload.size)
@@ -119,15 +132,15 @@ def keep_slides(session: Session, speaker: Speaker, upload: Any, *, by: str) -> 
             },
         )  # fmt: skip
         SlideFile.objects.filter(session=session).exclude(pk=slide.pk).delete()
-        set_links(session, speaker, _kept_links(session), by=by)
+        set_links(session, speaker, _kept_links(session, base=base), by=by)
     return slide
 
 
-def remove_slides(session: Session, speaker: Speaker, *, by: str) -> bool:
+def remove_slides(session: Session, speaker: Speaker, *, by: str, base: str) -> bool:
     with transaction.atomic():
         deleted, _ = SlideFile.objects.filter(session=session).delete()
         if deleted:
-            set_links(session, speaker, _kept_links(session), by=by)
+            set_links(session, speaker, _kept_links(session, base=base), by=by)
     return bool(deleted)
 
 
@@ -136,22 +149,20 @@ def typed_links(session: Session) -> list[pm.SessionLink]:
     return [
         pm.SessionLink(url=link.url, title=link.title, kind=link.kind)
         for link in SessionLink.objects.filter(session=session).exclude(held_by="")
-        if not _is_upload(link.url)
+        if not UPLOADED.search(link.url)
     ]
 
 
-def _kept_links(session: Session, typed: list[pm.SessionLink] | None = None) -> list[pm.SessionLink]:
+def _kept_links(
+    session: Session, typed: list[pm.SessionLink] | None = None, *, base: str
+) -> list[pm.SessionLink]:
     """The speaker's links of the session: the uploaded slides' first, then the typed ones."""
     slides = SlideFile.objects.filter(session=session).first()
     links = typed_links(session) if typed is None else list(typed)
     if slides is not None:
-        uploaded = absolute(files.url(slides.name))
+        uploaded = absolute(files.url(slides.name), base)
         links.insert(0, pm.SessionLink(url=uploaded, title=slides.filename, kind=pm.SLIDES))
     return links
-
-
-def _is_upload(url: str) -> bool:
-    return absolute(files.url(f"{files.SLIDES}/")) in url
 
 
 def set_links(session: Session, speaker: Speaker, links: list[pm.SessionLink], *, by: str) -> bool:
@@ -159,11 +170,11 @@ def set_links(session: Session, speaker: Speaker, links: list[pm.SessionLink], *
 
 
 def save_links(
-    session: Session, speaker: Speaker, typed: Iterable[pm.SessionLink], *, by: str
+    session: Session, speaker: Speaker, typed: Iterable[pm.SessionLink], *, by: str, base: str
 ) -> bool:
     """The speaker's typed links of the session (recording, live stream, code, slides hosted
     elsewhere), beside the slides they uploaded; True when anything changed."""
-    return set_links(session, speaker, _kept_links(session, list(typed)), by=by)
+    return set_links(session, speaker, _kept_links(session, list(typed), base=base), by=by)
 
 
 def save_note(session: Session, speaker: Speaker, text: str) -> None:

@@ -48,7 +48,9 @@ class SpeakerPass(models.Model):
         verbose_name_plural = _("speakers' links")
         constraints = [
             models.UniqueConstraint(
-                fields=["speaker"], condition=Q(revoked_at__isnull=True), name="speaker_one_live_pass"
+                fields=["speaker"],
+                condition=Q(revoked_at__isnull=True),
+                name="speaker_one_live_pass",
             ),
         ]
 

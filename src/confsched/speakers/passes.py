@@ -65,15 +65,21 @@ def live_pass(speaker: Speaker) -> SpeakerPass | None:
 
 @transaction.atomic
 def issue_pass(speaker: Speaker, *, by: str, email: str = "") -> SpeakerPass:
-    """The speaker's live pass, made now when there is none; `email`, when given, becomes the
-    address the team mails it to."""
+    """The speaker's live pass, made now when there is none (to the address and account of
+    the last one, unless another `email` is given); `email` becomes the address it is mailed
+    to."""
     email = _address(email) if email else ""
     Speaker.objects.select_for_update().filter(pk=speaker.pk).first()  # one maker at a time
     current = live_pass(speaker)
     if current is None:
+        # A new link for the same speaker keeps to the last one's address and account (the
+        # speaker's own, made or joined through it), unless another address is given.
+        last = SpeakerPass.objects.filter(speaker=speaker).order_by("-created_at", "-pk").first()
+        same = last is not None and (not email or email == last.email)
         current = SpeakerPass.objects.create(
-            speaker=speaker, nonce=secrets.token_hex(16), email=email, created_by=by
-        )
+            speaker=speaker, nonce=secrets.token_hex(16), created_by=by,
+            email=email or (last.email if last else ""), user=last.user if same else None,
+        )  # fmt: skip
     elif email and email != current.email:
         current.email = email
         current.save(update_fields=["email"])
@@ -90,7 +96,7 @@ def revoke_pass(speaker: Speaker, *, renew: bool = False, by: str = "") -> Speak
         current.save(update_fields=["revoked_at"])
     if not renew:
         return None
-    return issue_pass(speaker, by=by, email=current.email if current else "")
+    return issue_pass(speaker, by=by)
 
 
 @dataclass(frozen=True)
@@ -189,7 +195,10 @@ def speaker_for(user: Any, event_slug: str, key: str) -> Speaker | None:
         return None
     return (
         Speaker.objects.filter(
-            event__slug=event_slug, key=key, passes__user=user, passes__revoked_at__isnull=True,
+            event__slug=event_slug,
+            key=key,
+            passes__user=user,
+            passes__revoked_at__isnull=True,
             event__draft_of__isnull=True,
         )
         .select_related("event")

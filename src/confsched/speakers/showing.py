@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from confsched.core import files
 from confsched.programme.models import Session
-from confsched.speakers.keeping import absolute
 from confsched.speakers.models import SlideFile
 
 
 def slide_previews(session: Session) -> dict[str, str]:
-    """{slides' address as listed: its preview's address} for the session's uploaded slides."""
+    """{stored name of the session's uploaded slides: its preview's address}; a link shows the
+    preview of the name its address ends in (`preview_for`)."""
     return {
-        absolute(files.url(slide.name)): files.url(slide.thumbnail)
+        slide.name: files.url(slide.thumbnail)
         for slide in SlideFile.objects.filter(session=session).exclude(thumbnail="")
     }
+
+
+def preview_for(url: str, previews: dict[str, str]) -> str:
+    return next((shown for name, shown in previews.items() if url.endswith("/" + name)), "")

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
-from confsched.speakers.showing import slide_previews
+from confsched.speakers.showing import preview_for, slide_previews
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
@@ -51,12 +51,13 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
 
         similar = similar_sessions(session, limit=5)
         previews = slide_previews(session)
+        shown = [(link, preview_for(link.url, previews)) for link in session.slide_links]
         page = event_page(
             request, "confsched/session.html", event=event_row, viewer=viewer,
             moment=session.starts_at, session=session,
             star_html=star_html(request, session, markers=markers, starred=starred),
             same_track=nearby, same_track_total=track_total, is_likely_full=is_likely_full,
-            similar=similar, slide_previews=[(x, previews.get(x.url, "")) for x in session.slide_links],
+            similar=similar, slide_previews=shown,
             json_ld=session_json_ld(session, event=event_row, url=url), **marked(markers),
         )  # fmt: skip
         return page, [session]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -93,6 +94,12 @@ def speaker_home(request: HttpRequest) -> HttpResponse:
     return keep_private(page)
 
 
+def site_base(request: HttpRequest) -> str:
+    """The site's address, for files' absolute addresses: CONFSCHED_BASE_URL, else this
+    request's."""
+    return settings.CONFSCHED_BASE_URL or request.build_absolute_uri("/").rstrip("/")
+
+
 def _speaker(request: HttpRequest, event: str, key: str) -> Speaker:
     event_or_404(event)  # the page in the event's language
     speaker = passes.speaker_for(request.user, event, key)
@@ -145,10 +152,11 @@ def _post_photo(
         elif request.FILES.get("photo") is not None or _upload_refused(request):
             upload = received_slides(request, field="photo")
             keeping.keep_photo(
-                speaker, upload, filename=upload.name or "", focus=form.focus(), by=by
-            )
+                speaker, upload, filename=upload.name or "", focus=form.focus(), by=by,
+                base=site_base(request),
+            )  # fmt: skip
         elif photo is not None:
-            keeping.move_crop(speaker, focus=form.focus(), by=by)
+            keeping.move_crop(speaker, focus=form.focus(), by=by, base=site_base(request))
         else:
             form.add_error("photo", gettext("Choose a photo to upload."))
             return form, 400
@@ -204,14 +212,17 @@ def speaker_session(request: HttpRequest, event: str, key: str, session: str) ->
         raise Http404(f"No session {session!r} of this speaker")
     by = actor_name(request.user)
     note = SessionNote.objects.filter(session=found, speaker=speaker).first()
-    form = SessionForm(initial=SessionForm.initial_from(keeping.typed_links(found), note.text if note else ""))
+    form = SessionForm(
+        initial=SessionForm.initial_from(keeping.typed_links(found), note.text if note else "")
+    )
     upload_error, status = "", 200
     if request.method == "POST" and request.POST.get("form") == "slides":
         try:
             if request.POST.get("remove"):
-                keeping.remove_slides(found, speaker, by=by)
+                keeping.remove_slides(found, speaker, by=by, base=site_base(request))
             else:
-                keeping.keep_slides(found, speaker, received_slides(request), by=by)
+                upload = received_slides(request)
+                keeping.keep_slides(found, speaker, upload, by=by, base=site_base(request))
         except UploadError as refused:
             upload_error, status = str(refused), 400
         else:
@@ -220,7 +231,7 @@ def speaker_session(request: HttpRequest, event: str, key: str, session: str) ->
         form = SessionForm(request.POST)
         if form.is_valid():
             try:
-                keeping.save_links(found, speaker, form.links(), by=by)
+                keeping.save_links(found, speaker, form.links(), by=by, base=site_base(request))
                 keeping.save_note(found, speaker, form.cleaned_data["note"])
             except ConfschedError as refused:
                 form.add_error(None, str(refused))

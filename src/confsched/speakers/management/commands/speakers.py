@@ -17,26 +17,31 @@ from confsched.speakers import passes
 
 
 def absolute_link(token: str) -> str:
-    base = settings.CONFSCHED_BASE_URL
+    return base_url() + reverse("web:speaker_pass", kwargs={"token": token})
+
+
+def base_url() -> str:
+    base: str = settings.CONFSCHED_BASE_URL
     if not base:
         raise CommandError(
             "Set CONFSCHED_BASE_URL (the site's address, e.g. https://schedule.example.org): "
             "a speaker's link is mailed or passed on, so it must be absolute."
         )
-    return base + reverse("web:speaker_pass", kwargs={"token": token})
+    return base
 
 
 class Command(BaseCommand):
     help = "Speakers' personal links: print one, or all as CSV; set the address; revoke or renew."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("action", choices=["link"])
-        parser.add_argument("--event", required=True, metavar="SLUG", help="the event's slug")
-        parser.add_argument("key", nargs="?", help="the speaker's key (see the speaker's page)")
-        parser.add_argument("--all", action="store_true", help="every speaker, as CSV")
-        parser.add_argument("--email", default="", help="the address the link is mailed to")
-        parser.add_argument("--revoke", action="store_true", help="end the speaker's link")
-        parser.add_argument(
+        actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+        link = actions.add_parser("link", help="print a speaker's personal link, or all as CSV")
+        link.add_argument("--event", required=True, metavar="SLUG", help="the event's slug")
+        link.add_argument("key", nargs="?", help="the speaker's key (see the speaker's page)")
+        link.add_argument("--all", action="store_true", help="every speaker, as CSV")
+        link.add_argument("--email", default="", help="the address the link is mailed to")
+        link.add_argument("--revoke", action="store_true", help="end the speaker's link")
+        link.add_argument(
             "--renew", action="store_true", help="end the speaker's link and make a new one"
         )
 
@@ -47,7 +52,7 @@ class Command(BaseCommand):
         if options["all"]:
             if options["key"] or options["email"] or options["revoke"] or options["renew"]:
                 raise CommandError("--all prints every link: give no KEY, --email, --revoke")
-            absolute_link("")  # refuse before making any link when no address is set
+            base_url()  # refused before any link is made when the site's address is unknown
             self.stdout.write(passes.links_csv(event, link_for=absolute_link, by=COMMAND_LINE))
             return
         if not options["key"]:
@@ -63,9 +68,7 @@ class Command(BaseCommand):
             if options["renew"]:
                 speaker_pass = passes.revoke_pass(speaker, renew=True, by=COMMAND_LINE)
             else:
-                speaker_pass = passes.issue_pass(
-                    speaker, by=COMMAND_LINE, email=options["email"]
-                )
+                speaker_pass = passes.issue_pass(speaker, by=COMMAND_LINE, email=options["email"])
         except ConfschedError as error:
             raise CommandError(str(error)) from error
         assert speaker_pass is not None
