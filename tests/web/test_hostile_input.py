@@ -142,7 +142,10 @@ def _good(route: Route, site: dict[str, object]) -> dict[str, str]:
     good = {
         "event": DEMO_SLUG, "slug": DEMO_SLUG, "number": "1", "extension": "json",
         "day": site["day"], "uidb64": "MQ", "token": tokens.get(view, "unknown"),
-        "key": site["speaker"] if "speakers/" in route.template else site["session"],
+        "key": site["speaker"]
+        if "speakers/" in route.template or route.template.startswith("speaker/")
+        else site["session"],
+        "session": site["session"],
         "object_id": str(ids.get(admin_model, ids["user"])), "content_type_id": "1",
         "id": str(ids["user"]), "app_label": "programme", "url": "programme/",
         "name": f"photos/{'0' * 20}.jpg",  # an uploaded file's (web/site/media.py)

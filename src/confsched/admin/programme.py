@@ -353,7 +353,9 @@ class SpeakerForm(forms.ModelForm):
 
     class Meta:
         model = Speaker
-        fields = ()  # the admin's own (SpeakerAdmin.exclude)
+        # Every field but these (shown read-only): a Meta naming no field would leave the
+        # admin's form with none to edit.
+        exclude = ("held", "links")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
