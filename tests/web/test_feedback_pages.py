@@ -225,7 +225,7 @@ def test_the_speaker_page_shows_only_their_sessions_without_names(
     response = client.get(f"/{DEMO_SLUG}/feedback/speaker/{token}/")
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     text = _text(response.content.decode())
     assert text.startswith("Feedback for Valérian Rey What attendees said")
     assert "1 rating so far" in text

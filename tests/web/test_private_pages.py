@@ -71,14 +71,14 @@ def test_a_visitors_agenda_page_is_never_stored(client: Client, demo_event) -> N
     assert _headers(client.get(BASE + "agenda/")) == (200, "private, no-store", "same-origin")
 
 
-def test_the_shared_agenda_is_never_stored_and_sends_no_referrer(
+def test_the_shared_agenda_is_never_stored_and_gives_its_address_to_no_other_site(
     client: Client, demo_event
 ) -> None:
     _signed_in(client)
     client.post(BASE + "agenda/share", {"share": "on"})
     token = AgendaLinks.objects.get().share_token
     response = Client().get(f"{BASE}agenda/shared/{token}/")
-    assert _headers(response) == (200, "private, no-store", "no-referrer")
+    assert _headers(response) == (200, "private, no-store", "same-origin")
 
 
 def test_the_private_feed_sends_no_referrer(client: Client, demo_event) -> None:

@@ -97,7 +97,7 @@ def test_the_link_shows_whose_it_is_and_signs_in_only_on_the_button(speaker: Spe
     assert page.status_code == 200
     assert f"Speaker page of {speaker.name}" in unescape(html)
     assert page["Cache-Control"] == "private, no-store"
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     assert "_auth_user_id" not in client.session  # a scanner fetching it signs in no one
     made.refresh_from_db()
     assert made.opened_at is None

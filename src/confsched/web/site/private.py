@@ -44,13 +44,15 @@ def account_marker(request: HttpRequest) -> str:
 def keep_private(response: HttpResponse, *, is_secret_address: bool = False) -> HttpResponse:
     """`private, no-store` (the page may show secrets: a feed address, a name), varying by the
     cookie that says whose it is; with `is_secret_address` (a shared agenda, a private feed, an
-    unsubscribe link), no link on the page passes the address on as a Referer either."""
+    unsubscribe link, a speaker's link), no link on the page passes the address on to another
+    site as a Referer either. `same-origin`, not `no-referrer`: under `no-referrer` a browser
+    posts the page's forms with `Origin: null`, which Django's CSRF check refuses (403)."""
     if "Cache-Control" in response:
         del response["Cache-Control"]
     patch_cache_control(response, private=True, no_store=True)
     patch_vary_headers(response, ("Cookie",))
     if is_secret_address:
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
     return response
 
 
