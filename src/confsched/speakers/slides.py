@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as noop
+from django.utils.translation import gettext_noop
 from pypdf import PdfReader
 
 from confsched.core.errors import UploadError
@@ -62,15 +62,15 @@ CONTENT_TYPES = {
 }
 
 _EXECUTABLES = (
-    (b"\x7fELF", noop("a Linux program (ELF)")),
-    (b"MZ", noop("a Windows program (PE/MZ)")),
-    (b"\xfe\xed\xfa\xce", noop("a macOS program (Mach-O)")),
-    (b"\xfe\xed\xfa\xcf", noop("a macOS program (Mach-O)")),
-    (b"\xce\xfa\xed\xfe", noop("a macOS program (Mach-O)")),
-    (b"\xcf\xfa\xed\xfe", noop("a macOS program (Mach-O)")),
-    (b"\xca\xfe\xba\xbe", noop("a macOS program (Mach-O)")),
-    (b"\x00asm", noop("a WebAssembly program")),
-    (b"#!", noop("a script")),
+    (b"\x7fELF", gettext_noop("a Linux program (ELF)")),
+    (b"MZ", gettext_noop("a Windows program (PE/MZ)")),
+    (b"\xfe\xed\xfa\xce", gettext_noop("a macOS program (Mach-O)")),
+    (b"\xfe\xed\xfa\xcf", gettext_noop("a macOS program (Mach-O)")),
+    (b"\xce\xfa\xed\xfe", gettext_noop("a macOS program (Mach-O)")),
+    (b"\xcf\xfa\xed\xfe", gettext_noop("a macOS program (Mach-O)")),
+    (b"\xca\xfe\xba\xbe", gettext_noop("a macOS program (Mach-O)")),
+    (b"\x00asm", gettext_noop("a WebAssembly program")),
+    (b"#!", gettext_noop("a script")),
 )
 _IMAGES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<script", b"<iframe")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from confsched.interchange import programme as pm
 
@@ -72,12 +72,14 @@ class PhotoForm(forms.Form):
         return self.cleaned_data["focus_x"] / 100, self.cleaned_data["focus_y"] / 100
 
 
-# A session's links a speaker may give, each a field of its own: (field, kind, title).
+# A session's links a speaker may give, each a field of its own: (field, kind, title). The
+# title is kept in English, whatever the speaker's language, and said in the reader's where
+# it is shown (the session page translates a link's label).
 SESSION_LINKS = (
-    ("recording", pm.VIDEO, gettext_lazy("Recording")),
-    ("stream", pm.VIDEO, gettext_lazy("Live stream")),
-    ("code", pm.LINK, gettext_lazy("Code")),
-    ("slides_elsewhere", pm.SLIDES, gettext_lazy("Slides")),
+    ("recording", pm.VIDEO, gettext_noop("Recording")),
+    ("stream", pm.VIDEO, gettext_noop("Live stream")),
+    ("code", pm.LINK, gettext_noop("Code")),
+    ("slides_elsewhere", pm.SLIDES, gettext_noop("Slides")),
 )
 
 
@@ -103,7 +105,7 @@ class SessionForm(forms.Form):
 
     def links(self) -> list[pm.SessionLink]:
         return [
-            pm.SessionLink(url=self.cleaned_data[field], title=str(title), kind=kind)
+            pm.SessionLink(url=self.cleaned_data[field], title=title, kind=kind)
             for field, kind, title in SESSION_LINKS
             if self.cleaned_data[field]
         ]
@@ -112,7 +114,7 @@ class SessionForm(forms.Form):
     def initial_from(links: list[pm.SessionLink], note: str) -> dict[str, str]:
         initial = {"note": note}
         for field, kind, title in SESSION_LINKS:
-            found = next((x for x in links if x.kind == kind and x.title == str(title)), None)
+            found = next((x for x in links if x.kind == kind and x.title == title), None)
             if found is None and field == "slides_elsewhere":
                 found = next((x for x in links if x.kind == kind), None)
             if found is not None:
