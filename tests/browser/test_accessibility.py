@@ -74,7 +74,15 @@ STAFF = {
     "check-in": ("E/checkin/", 200),
     "check-in session": (f"E/sessions/{TORCHJD_KEY}/checkin/", 200),
     "team": ("E/team/", 200),
+    "speakers' links": ("E/team/speakers/", 200),
     "feedback staff": ("E/feedback/", 200),
+}
+# A speaker's own pages ("P/" is the speaker's page at the event, after the site's /speaker/).
+SPEAKER = {
+    "speaker home": ("S/speaker/", 200),
+    "speaker profile": ("P/", 200),
+    "speaker session": (f"P/sessions/{TORCHJD_KEY}/", 200),
+    "speaker link dead": ("S/speaker/0.0/", 404),
 }
 
 
@@ -172,5 +180,24 @@ def test_every_page_kind_meets_wcag22_aa(
     context = new_context(viewport=viewport)
     signed_in(context, site, "boss", role="owner")
     problems |= _visit(context.new_page(), STAFF, axe_source, demo_live, site)
-    assert User.objects.count() == 2
+
+    # A speaker: their link's door (signed out), then their own pages.
+    from confsched.programme.models import Speaker
+    from confsched.speakers import passes
+
+    speaker = Speaker.objects.get(event__slug=DEMO_SLUG, key="valerian-rey")
+    door = f"S/speaker/{passes.token_for(passes.issue_pass(speaker, by='boss'))}/"
+    problems |= _visit(
+        new_context(viewport=viewport).new_page(), {"speaker link": (door, 200)}, axe_source,
+        demo_live, site,
+    )  # fmt: skip
+    context = new_context(viewport=viewport)
+    valerian = signed_in(context, site, "valerian")
+    passes.use_pass(passes.live_pass(speaker), signed_in=valerian)
+    own = f"S/speaker/{DEMO_SLUG}/{speaker.key}/"
+    kinds = {
+        kind: (own + a[2:] if a.startswith("P/") else a, s) for kind, (a, s) in SPEAKER.items()
+    }
+    problems |= _visit(context.new_page(), kinds, axe_source, demo_live, site)
+    assert User.objects.count() == 3
     assert problems == {}, json.dumps(problems, indent=1, ensure_ascii=False)

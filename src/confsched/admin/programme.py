@@ -340,6 +340,14 @@ class SessionAdmin(TouchesEvent):
             transaction.on_commit(lambda: embed_after_edit(request, session.event))
 
 
+def https_by_default(field: models.Field, **kwargs: Any) -> forms.Field | None:
+    """A model field's form field; an address typed without a scheme means https (as
+    Django 6 will assume), for the avatar's and the homepage's."""
+    if isinstance(field, models.URLField):
+        kwargs.setdefault("assume_scheme", "https")
+    return field.formfield(**kwargs)
+
+
 class SpeakerForm(forms.ModelForm):
     """A speaker's row, and the fields they hold that the organizer gives back to the file."""
 
@@ -353,9 +361,10 @@ class SpeakerForm(forms.ModelForm):
 
     class Meta:
         model = Speaker
-        # Every field but these (shown read-only): a Meta naming no field would leave the
-        # admin's form with none to edit.
-        exclude = ("held", "links")
+        # Every field but `held` and `links` (shown read-only): a Meta naming no field would
+        # leave the admin's form with none to edit.
+        fields = ("event", "key", "name", "company", "position", "bio", "avatar_url", "homepage")
+        formfield_callback = staticmethod(https_by_default)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

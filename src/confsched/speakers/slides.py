@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from pypdf import PdfReader
 
 from confsched.core.errors import UploadError
