@@ -320,3 +320,32 @@ def test_the_team_page_lists_each_link_and_mails_it(speaker: Speaker, mailoutbox
     assert passes.pass_from_token(passes.token_for(made)) is None
     # Attendees and viewers do not reach it.
     assert _team_client("viewer").get(url).status_code == 404
+
+
+def test_download_my_data_names_what_the_speaker_set_and_uploaded(speaker: Speaker) -> None:
+    import json
+
+    client, _user = _signed_in(speaker)
+    session = Session.objects.filter(speaker_links__speaker=speaker).order_by("key").first()
+    slug = speaker.event.slug
+    client.post(f"/speaker/{slug}/{speaker.key}/", {"form": "photo", "focus_x": "50",
+                "focus_y": "50", "photo": _upload("me.jpg", _jpeg(), "image/jpeg")})  # fmt: skip
+    url = f"/speaker/{slug}/{speaker.key}/sessions/{session.key}/"
+    client.post(url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")})
+    client.post(url, {"form": "links", "code": "https://code.example/repo", "note": "Thanks"})
+    data = json.loads(client.get("/accounts/data.json").content)
+    [page] = data["speaker_pages"]
+    photo = SpeakerPhoto.objects.get(speaker=speaker)
+    slides = SlideFile.objects.get(session=session)
+    assert (page["event"], page["key"], sorted(page["photo"]["squares"], key=int)) == (
+        slug, speaker.key, ["48", "96", "192", "400"],
+    )  # fmt: skip
+    assert page["photo"]["original"] == f"{BASE}/media/{photo.original}"
+    mine = next(s for s in page["sessions"] if s["key"] == session.key)
+    assert mine == {
+        "key": session.key, "title": session.title,
+        "slides": {"file_name": "talk.pdf", "kind": "pdf", "size": slides.size,
+                   "url": f"{BASE}/media/{slides.name}"},
+        "links": [{"url": "https://code.example/repo", "title": "Code", "kind": "link"}],
+        "note_to_organizers": "Thanks",
+    }  # fmt: skip
