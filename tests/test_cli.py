@@ -31,7 +31,10 @@ def test_help_lists_our_commands_without_a_secret_key(
     result = _confsched(*args, tmp_path=tmp_path)
     listed = result.stdout.split("Available subcommands:", 1)[1]
     assert (result.returncode, result.stderr) == (0, "")
-    assert "[programme]\n    embed\n    export\n    import\n    sync\n    team\n" in listed
+    assert "[programme]\n    export\n    import\n    sync\n" in listed
+    assert "[search]\n    embed\n    worker\n" in listed
+    assert "[speakers]\n    speakers\n" in listed
+    assert "[teams]\n    team\n" in listed
     assert "[web]\n    serve\n" in listed
     assert "only Django core commands are listed" not in result.stdout
 

@@ -124,7 +124,7 @@ def test_once_exported_the_model_runs_without_torch(exported) -> None:  # noqa: 
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from confsched.search import encoder\n"
+        "from confsched.search import encoder as search_encoder\n"
         f"encoder = search_encoder.load_encoder(Path({str(model_file.parent)!r}), "
         "precision='float32')\n"
         "print(type(encoder).__name__, encoder.encode(['phones']).shape, 'torch' in sys.modules)\n"
