@@ -7,7 +7,6 @@ from typing import cast
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -27,6 +26,7 @@ from confsched.core.errors import TeamError
 from confsched.speakers.data import speaker_data
 from confsched.web.accounts.login_throttle import password_is_right
 from confsched.web.accounts.views import account_page
+from confsched.web.site.pages import site_address
 from confsched.web.site.private import keep_private
 
 DELETED_MESSAGE = gettext_lazy(
@@ -41,8 +41,7 @@ def data_download(request: HttpRequest) -> HttpResponse:
     """Everything about the signed-in person, as a file to keep."""
     user = cast(User, request.user)  # login_required: never anonymous here
     data = people.export_data(user)
-    base = settings.CONFSCHED_BASE_URL or request.build_absolute_uri("/").rstrip("/")
-    data["speaker_pages"] = speaker_data(user, base=base)  # with where each upload is
+    data["speaker_pages"] = speaker_data(user, base=site_address(request))  # and each upload
     body = json.dumps(data, ensure_ascii=False, indent=2)
     response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = (

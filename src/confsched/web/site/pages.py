@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -89,3 +90,9 @@ def event_moment(event: Event) -> datetime:
     if day is None:
         return datetime.now(tz=event.zone)
     return datetime.combine(day, time(12), tzinfo=event.zone)
+
+
+def site_address(request: HttpRequest) -> str:
+    """The site's address without a trailing slash, for links that leave the page (a mail, an
+    export, a file's address): CONFSCHED_BASE_URL, else the one this request came to."""
+    return settings.CONFSCHED_BASE_URL or request.build_absolute_uri("/").rstrip("/")

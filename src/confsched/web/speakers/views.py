@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,9 +33,9 @@ from confsched.speakers import keeping, passes
 from confsched.speakers.models import SessionNote, SlideFile, SpeakerPhoto
 from confsched.speakers.photos import MAX_BYTES as PHOTO_BYTES
 from confsched.speakers.slides import MAX_SLIDE_BYTES
-from confsched.speakers.uploads import received_slides
+from confsched.speakers.uploads import received_slides, upload_handler
 from confsched.web.site.languages import use_event_language
-from confsched.web.site.pages import event_or_404, event_page
+from confsched.web.site.pages import event_or_404, event_page, site_address
 from confsched.web.site.private import keep_private
 from confsched.web.site.uploads import accepts_upload
 from confsched.web.speakers.forms import EmailForm, PhotoForm, ProfileForm, SessionForm
@@ -94,12 +93,6 @@ def speaker_home(request: HttpRequest) -> HttpResponse:
     return keep_private(page)
 
 
-def site_base(request: HttpRequest) -> str:
-    """The site's address, for files' absolute addresses: CONFSCHED_BASE_URL, else this
-    request's."""
-    return settings.CONFSCHED_BASE_URL or request.build_absolute_uri("/").rstrip("/")
-
-
 def _speaker(request: HttpRequest, event: str, key: str) -> Speaker:
     event_or_404(event)  # the page in the event's language
     speaker = passes.speaker_for(request.user, event, key)
@@ -153,10 +146,10 @@ def _post_photo(
             upload = received_slides(request, field="photo")
             keeping.keep_photo(
                 speaker, upload, filename=upload.name or "", focus=form.focus(), by=by,
-                base=site_base(request),
+                base=site_address(request),
             )  # fmt: skip
         elif photo is not None:
-            keeping.move_crop(speaker, focus=form.focus(), by=by, base=site_base(request))
+            keeping.move_crop(speaker, focus=form.focus(), by=by, base=site_address(request))
         else:
             form.add_error("photo", gettext("Choose a photo to upload."))
             return form, 400
@@ -170,7 +163,7 @@ def _post_photo(
 
 
 def _upload_refused(request: HttpRequest) -> bool:
-    handler = getattr(request, "_confsched_slide_upload", None)
+    handler = upload_handler(request)
     return handler is not None and handler.refusal is not None
 
 
@@ -219,10 +212,10 @@ def speaker_session(request: HttpRequest, event: str, key: str, session: str) ->
     if request.method == "POST" and request.POST.get("form") == "slides":
         try:
             if request.POST.get("remove"):
-                keeping.remove_slides(found, speaker, by=by, base=site_base(request))
+                keeping.remove_slides(found, speaker, by=by, base=site_address(request))
             else:
                 upload = received_slides(request)
-                keeping.keep_slides(found, speaker, upload, by=by, base=site_base(request))
+                keeping.keep_slides(found, speaker, upload, by=by, base=site_address(request))
         except UploadError as refused:
             upload_error, status = str(refused), 400
         else:
@@ -231,7 +224,7 @@ def speaker_session(request: HttpRequest, event: str, key: str, session: str) ->
         form = SessionForm(request.POST)
         if form.is_valid():
             try:
-                keeping.save_links(found, speaker, form.links(), by=by, base=site_base(request))
+                keeping.save_links(found, speaker, form.links(), by=by, base=site_address(request))
                 keeping.save_note(found, speaker, form.cleaned_data["note"])
             except ConfschedError as refused:
                 form.add_error(None, str(refused))

@@ -4,7 +4,6 @@ it. The speakers' own edits go live at once; what each changed is in the change 
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -20,7 +19,7 @@ from confsched.speakers.mail import mail_link
 from confsched.speakers.models import SpeakerPass
 from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
-from confsched.web.site.pages import event_page
+from confsched.web.site.pages import event_page, site_address
 from confsched.web.site.private import keep_private
 
 ACTIONS = ("link", "mail", "revoke", "renew")
@@ -28,7 +27,7 @@ ACTIONS = ("link", "mail", "revoke", "renew")
 
 def absolute_link(request: HttpRequest, token: str) -> str:
     path = reverse("web:speaker_pass", kwargs={"token": token})
-    return (settings.CONFSCHED_BASE_URL or request.build_absolute_uri("/")[:-1]) + path
+    return site_address(request) + path
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
