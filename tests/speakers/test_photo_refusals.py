@@ -190,6 +190,19 @@ def test_a_decompression_bomb_is_refused_from_its_header_without_decoding(no_dec
     )
 
 
+def test_pixels_that_end_early_are_refused_even_after_weasyprint_is_imported() -> None:
+    # WeasyPrint sets Pillow's LOAD_TRUNCATED_IMAGES for the whole process when imported: the
+    # order tests ran in decided whether a cut-off photo was kept.
+    import weasyprint  # noqa: F401 - imported for what its import does
+    from PIL import ImageFile
+
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is True
+    assert refusal(png_declaring(100, 100), "p.png") == (
+        "p.png: is cut off or damaged: it is not a complete PNG image"
+    )
+    assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # left as WeasyPrint wants it
+
+
 def test_forty_megapixels_exactly_passes_the_size_check() -> None:
     # Decoded, so refused for its missing pixels: not for its size.
     assert refusal(png_declaring(8000, 5000), "p.png") == (

@@ -36,13 +36,15 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
 from django.utils.translation import gettext
-from PIL import ExifTags, Image, ImageCms, ImageOps
+from PIL import ExifTags, Image, ImageCms, ImageFile, ImageOps
 
 from confsched.core.errors import UploadError
 from confsched.speakers.photo_bytes import JPEG, WEBP, Header, identify
@@ -288,13 +290,34 @@ def _damaged(header: Header, filename: str) -> UploadError:
     return UploadError(message % {"format": name}, filename=filename)
 
 
+_TRUNCATION = threading.Lock()
+
+
+@contextmanager
+def _truncation_refused() -> Iterator[None]:
+    """Pillow refuses pixel data that ends early, unless ImageFile.LOAD_TRUNCATED_IMAGES is
+    set for the whole process, which importing WeasyPrint (the printable timetables) does: a
+    cut-off photo would then be kept with its missing part grey. Refused again while one photo
+    decodes, under a lock, and the setting put back as it was."""
+    with _TRUNCATION:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
+
+
 def _decode(
     content: bytes, header: Header, filename: str, *, normalized: bool = False
 ) -> tuple[Image.Image, tuple[int, int]]:
     """The normalized picture (upright, sRGB, RGB or RGBA, within ORIGINAL_LONG_SIDE, no
     metadata) and the source's upright size."""
     try:
-        with Image.open(io.BytesIO(content), formats=[header.format]) as opened:
+        with (
+            _truncation_refused(),
+            Image.open(io.BytesIO(content), formats=[header.format]) as opened,
+        ):
             if opened.size != (header.width, header.height):
                 raise _damaged(header, filename)
             if normalized and (opened.getexif() or {"icc_profile", "xmp"} & opened.info.keys()):
