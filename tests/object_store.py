@@ -80,23 +80,17 @@ def _answers(store: ObjectStore) -> bool:
     return True
 
 
-@contextmanager
-def seaweedfs(weed: Path, work: Path) -> Iterator[ObjectStore]:
-    """SeaweedFS serving S3 on a free port, once it takes a signed write (up to 60 s)."""
-    identities = work / "s3.json"
-    identities.write_text(json.dumps({"identities": [{
-        "name": "confsched",
-        "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
-        "actions": ["Admin", "Read", "Write", "List", "Tagging"],
-    }]}))  # fmt: skip
-    (work / "data").mkdir()
-    ports = {
-        name: free_port()
-        for name in (
-            "master.port", "master.port.grpc", "volume.port", "volume.port.grpc",
-            "filer.port", "filer.port.grpc", "s3.port", "s3.port.grpc",
-        )
-    }  # fmt: skip
+def _command(weed: Path, work: Path, identities: Path) -> tuple[list[str], ObjectStore]:
+    names = (
+        "master.port", "master.port.grpc", "volume.port", "volume.port.grpc",
+        "filer.port", "filer.port.grpc", "s3.port", "s3.port.grpc",
+    )  # fmt: skip
+    chosen: list[int] = []
+    while len(chosen) < len(names):
+        port = free_port()
+        if port not in chosen:
+            chosen.append(port)
+    ports = dict(zip(names, chosen, strict=True))
     command = [
         str(weed), "server", f"-dir={work / 'data'}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
         *(f"-{name}={port}" for name, port in ports.items()),
@@ -105,26 +99,64 @@ def seaweedfs(weed: Path, work: Path) -> Iterator[ObjectStore]:
         "-master.volumeSizeLimitMB=64", "-volume.max=16", "-volume.preStopSeconds=0",
         "-master.telemetry=false",
     ]  # fmt: skip
-    store = ObjectStore(f"http://127.0.0.1:{ports['s3.port']}")
-    with (work / "weed.log").open("w") as log:
-        process = subprocess.Popen(command, cwd=work, stdout=log, stderr=subprocess.STDOUT)
+    return command, ObjectStore(f"http://127.0.0.1:{ports['s3.port']}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
     try:
-        for _ in range(300):
-            if _answers(store):
-                break
-            if process.poll() is not None:
-                raise AssertionError(
-                    f"weed server stopped with {process.returncode}:\n"
-                    + (work / "weed.log").read_text()[-3000:]
-                )
-            time.sleep(0.2)
-        else:
-            raise AssertionError(f"weed server's S3 gateway did not answer at {store.endpoint}")
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def _start(weed: Path, work: Path, identities: Path) -> tuple[subprocess.Popen[bytes], ObjectStore]:
+    """One try: the server and its store once it takes a signed write (up to 60 s); PortTaken
+    when it lost a port to somebody else before it bound it (then try again)."""
+    shutil.rmtree(work / "data", ignore_errors=True)
+    (work / "data").mkdir()
+    command, store = _command(weed, work, identities)
+    log_path = work / "weed.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, cwd=work, stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(300):
+        if _answers(store):
+            return process, store
+        if process.poll() is not None:
+            output = log_path.read_text()
+            if "address already in use" in output:
+                raise PortTaken(output[-500:])
+            raise AssertionError(
+                f"weed server stopped with {process.returncode}:\n{output[-3000:]}"
+            )
+        time.sleep(0.2)
+    _stop(process)
+    raise AssertionError(f"weed server's S3 gateway did not answer at {store.endpoint}")
+
+
+class PortTaken(Exception):
+    """A port chosen free was bound by another program before weed bound it."""
+
+
+@contextmanager
+def seaweedfs(weed: Path, work: Path, tries: int = 4) -> Iterator[ObjectStore]:
+    """SeaweedFS serving S3 on free ports, started again on fresh ports (up to `tries` times)
+    when one of its eight was taken in between."""
+    identities = work / "s3.json"
+    identities.write_text(json.dumps({"identities": [{
+        "name": "confsched",
+        "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
+        "actions": ["Admin", "Read", "Write", "List", "Tagging"],
+    }]}))  # fmt: skip
+    for attempt in range(1, tries + 1):
+        try:
+            process, store = _start(weed, work, identities)
+            break
+        except PortTaken:
+            if attempt == tries:
+                raise
+    try:
         yield store
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        _stop(process)

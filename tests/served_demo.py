@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -19,10 +20,31 @@ from tests.conftest import DEMO_DIR, DEMO_SLUG, ROOT
 CONFSCHED = [sys.executable, "-m", "confsched.cli"]
 
 
+def _ephemeral_start() -> int:
+    """Where the kernel starts choosing source ports for outgoing connections."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nobody listens on, chosen below the kernel's ephemeral range: a port the kernel
+    hands out (bind to 0) is free now but may become the source port of any outgoing connection
+    (to PostgreSQL, between a server's own parts) before our server binds it, which once failed
+    CI with "address already in use". Random, so that parallel test processes rarely meet; a
+    server that still loses the race is started again by its fixture."""
+    chooser = random.SystemRandom()
+    top = min(_ephemeral_start(), 65536)
+    for _ in range(200):
+        port = chooser.randrange(20000, top) if top > 20001 else 0
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise OSError("no free port below the ephemeral range")
 
 
 def reachable(port: int) -> bool:
