@@ -67,6 +67,7 @@ WEB: dict[str, list[tuple[str, dict[str, str] | None, str, int]]] = {
     "checkin_session": [("GET", None, CHECKIN, 200), ("POST", {"code": "zz"}, CHECKIN, 302)],
     "team": [("GET", None, TEAM, 200), ("POST", {"action": "x"}, TEAM, 400)],
     "speakers_staff": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],
+    "speakers_review": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],
     "draft": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],
     "draft_editor": [("GET", None, PROGRAMME, 200), ("POST", {"action": "x"}, PROGRAMME, 400)],
 }

@@ -75,6 +75,7 @@ STAFF = {
     "check-in session": (f"E/sessions/{TORCHJD_KEY}/checkin/", 200),
     "team": ("E/team/", 200),
     "speakers' links": ("E/team/speakers/", 200),
+    "speakers' changes": ("E/team/speakers/review/", 200),
     "feedback staff": ("E/feedback/", 200),
 }
 # A speaker's own pages ("P/" is the speaker's page at the event, after the site's /speaker/).
@@ -114,6 +115,25 @@ def wcag22_violations(page, source: str) -> list[str]:  # noqa: ANN001 - a Playw
         WCAG22_AA,
     )
     return [json.dumps(v, ensure_ascii=False) for v in found]
+
+
+def _waiting_changes() -> None:
+    """A speaker's profile and links waiting for review (once for both widths)."""
+    from confsched.programme.models import Session, Speaker
+    from confsched.speakers.models import ProposedChange
+
+    speaker = Speaker.objects.get(event__slug=DEMO_SLUG, key="valerian-rey")
+    if ProposedChange.objects.filter(speaker=speaker).exists():
+        return
+    ProposedChange.objects.create(
+        speaker=speaker, kind="profile", proposed_by="valerian",
+        values={"bio": "Builds fast models.", "links": [{"url": "https://code.example/v"}]},
+    )  # fmt: skip
+    session = Session.objects.filter(speaker_links__speaker=speaker).first()
+    ProposedChange.objects.create(
+        speaker=speaker, session=session, kind="links", proposed_by="valerian",
+        values={"links": [{"url": "https://video.example/v", "title": "Recording", "kind": "video"}]},
+    )  # fmt: skip
 
 
 def _problems(page, urls: dict[str, int], source: str, site: str) -> dict[str, list[str]]:  # noqa: ANN001
@@ -179,6 +199,7 @@ def test_every_page_kind_meets_wcag22_aa(
 
     context = new_context(viewport=viewport)
     signed_in(context, site, "boss", role="owner")
+    _waiting_changes()  # the review queue shows its differences
     problems |= _visit(context.new_page(), STAFF, axe_source, demo_live, site)
 
     # A speaker: their link's door (signed out), then their own pages.

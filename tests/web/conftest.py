@@ -20,3 +20,28 @@ def renders() -> Iterator[Counter[str]]:
     template_rendered.connect(count)
     yield counted
     template_rendered.disconnect(count)
+
+
+# The speakers' pages' tests: exports and stored files' addresses use this site address.
+BASE = "https://schedule.example.org"
+
+
+@pytest.fixture
+def speaker_media(settings, tmp_path) -> None:  # noqa: ANN001 - files under a temporary folder
+    from tests.core.test_files import filesystem_settings
+
+    settings.CONFSCHED_BASE_URL = BASE
+    settings.STORAGES = {**settings.STORAGES, "default": filesystem_settings(tmp_path / "media")}
+
+
+@pytest.fixture
+def speaker(demo_event):  # noqa: ANN001, ANN201 - a Speaker of the demo event
+    """A speaker with a session: the demo's first by key."""
+    from confsched.programme.models import Speaker
+
+    return (
+        Speaker.objects.filter(event=demo_event, session_links__isnull=False)
+        .order_by("key")
+        .distinct()
+        .first()
+    )

@@ -330,7 +330,7 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
     menus["site admin"] = _menu(_get(client, f"/{DEMO_SLUG}/grid/"))
     everything = [
         "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Schedule editor",
-        "Speakers' links", "Team", "Admin",
+        "Speakers' links", "Speakers' changes", "Team", "Admin",
     ]  # fmt: skip
     assert menus == {
         "owner": everything,
@@ -342,6 +342,7 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
             "Draft and release",
             "Schedule editor",
             "Speakers' links",
+            "Speakers' changes",
             "Admin",
         ],  # fmt: skip
         "viewer": ["Insight", "Seats", "Feedback", "Admin"],

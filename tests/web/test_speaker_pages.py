@@ -14,21 +14,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 from PIL import Image
 
-from confsched.programme.models import Event, Session, SessionLink, Speaker
+from confsched.programme.models import Session, SessionLink, Speaker
 from confsched.speakers import passes
 from confsched.speakers.models import SessionNote, SlideFile, SpeakerPass, SpeakerPhoto
 from tests.conftest import DEMO_SLUG
-from tests.core.test_files import filesystem_settings
+from tests.task_queue import run_worker
 from tests.teams import on_team
+from tests.web.conftest import BASE
 
-pytestmark = pytest.mark.django_db
-BASE = "https://schedule.example.org"
-
-
-@pytest.fixture(autouse=True)
-def _media(settings, tmp_path) -> None:  # noqa: ANN001 - files under a temporary folder
-    settings.CONFSCHED_BASE_URL = BASE
-    settings.STORAGES = {**settings.STORAGES, "default": filesystem_settings(tmp_path / "media")}
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("speaker_media")]
 
 
 @pytest.fixture(params=["filesystem", "s3"])
@@ -39,17 +33,6 @@ def any_store(request, settings) -> str:  # noqa: ANN001 - the data folder, or S
             **settings.STORAGES, "default": store.storage_settings(f"speakers-{uuid.uuid4().hex[:12]}"),
         }  # fmt: skip
     return request.param
-
-
-@pytest.fixture
-def speaker(demo_event: Event) -> Speaker:
-    # A speaker with a session: the demo's first by key.
-    return (
-        Speaker.objects.filter(event=demo_event, session_links__isnull=False)
-        .order_by("key")
-        .distinct()
-        .first()
-    )
 
 
 def _signed_in(speaker: Speaker, email: str = "speaker@example.org") -> tuple[Client, User]:
@@ -145,7 +128,10 @@ def test_the_profile_saves_and_attendees_see_it(speaker: Speaker) -> None:
         "bio": "Wrote the *first* program.\n\nAnd more.", "homepage": "ada.example.org",
         "links": "https://social.example/@ada\nhttps://code.example/ada",
     })  # fmt: skip
-    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=profile")
+    assert (response.status_code, response["Location"]) == (
+        302,
+        f"{url}?saved=profile&outcome=live",
+    )
     speaker.refresh_from_db()
     assert (speaker.name, speaker.position, speaker.company, speaker.homepage) == (
         "Ada Lovelace", "Analyst", "Engines", "https://ada.example.org",
@@ -181,7 +167,7 @@ def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings, a
         "form": "photo", "focus_x": "50", "focus_y": "50",
         "photo": _upload("me.jpg", _jpeg(), "image/jpeg"),
     })  # fmt: skip
-    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=photo")
+    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=photo&outcome=live")
     photo = SpeakerPhoto.objects.get(speaker=speaker)
     assert sorted(photo.squares, key=int) == ["48", "96", "192", "400"]
     assert (photo.width, photo.height) == (640, 480)
@@ -189,7 +175,8 @@ def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings, a
     assert speaker.avatar_url == f"{BASE}/media/{photo.jpeg}"
     assert re.fullmatch(r"photos/[0-9a-f]{20}\.jpg", photo.jpeg)
     page = Client().get(speaker.get_absolute_url()).content.decode()
-    assert f'src="{BASE}/media/{photo.jpeg}"' in page
+    # The page shows the photo's own squares (96 px: the 96 one, the 192 for 2x screens).
+    assert f'src="/media/{photo.squares["96"]}" srcset="/media/{photo.squares["96"]} 1x, ' in page
     # The crop moves without a new upload: new squares, the same original.
     original, square = photo.original, photo.squares["400"]
     assert client.post(url, {"form": "photo", "focus_x": "0", "focus_y": "50"}).status_code == 302
@@ -238,7 +225,7 @@ def test_slides_are_stored_listed_and_previewed(speaker: Speaker, settings, any_
     response = client.post(
         url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")}
     )
-    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=slides")
+    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=slides&outcome=live")
     slides = SlideFile.objects.get(session=session)
     assert (slides.kind, slides.filename, slides.pages, bool(slides.thumbnail)) == (
         "pdf", "talk.pdf", 1, True,
@@ -310,10 +297,11 @@ def test_the_team_page_lists_each_link_and_mails_it(speaker: Speaker, mailoutbox
     response = client.post(url, {"action": "mail", "key": speaker.key, "email": "ada@example.org"})
     assert response.status_code == 302
     made = SpeakerPass.objects.get(speaker=speaker)
+    page = unescape(client.get(url).content.decode())
+    assert f"The link of {speaker.name} is queued to be mailed to ada@example.org." in page
+    run_worker()  # the worker sends it (tests/web/test_speakers_staff.py)
     assert [m.to for m in mailoutbox] == [["ada@example.org"]]
     assert f"{BASE}/speaker/{passes.token_for(made)}/" in mailoutbox[0].body
-    page = unescape(client.get(url).content.decode())
-    assert f"The link of {speaker.name} was mailed to ada@example.org." in page
     count = Speaker.objects.filter(event=speaker.event).count()
     assert f"{count} speakers have not opened their link yet." in page
     client.post(url, {"action": "revoke", "key": speaker.key})

@@ -104,7 +104,7 @@ class StoredFile:
         return disposition(self.file_type, self.filename)
 
 
-def _storage(storage: Storage | None) -> Storage:
+def storage_for(storage: Storage | None = None) -> Storage:
     """The storage given (tests: two app servers), else the site's (settings.STORAGES)."""
     return storage if storage is not None else storages["default"]
 
@@ -181,7 +181,7 @@ def save(
     upload = _Upload(stream)
     digest = _digest(upload)
     name = f"{prefix}/{digest}.{kind.extension}"
-    store = _storage(storage)
+    store = storage_for(storage)
     if store.exists(name):
         return name
     download = safe_filename(filename, kind, fallback=digest)
@@ -205,7 +205,7 @@ def open_file(name: str, *, storage: Storage | None = None) -> StoredFile:
     found = NAME.fullmatch(name)
     if found is None:
         raise FileNotFoundError(f"Not a stored file's name: {name!r}")
-    store = _storage(storage)
+    store = storage_for(storage)
     opener = getattr(store, "open_stream", None)
     if opener is not None:
         stored = opener(name)
@@ -234,14 +234,24 @@ def delete(name: str, *, storage: Storage | None = None) -> None:
     """Remove the stored file (nothing happens when there is none)."""
     if not is_stored_name(name):
         raise ValueError(f"Not a stored file's name: {name!r}")
-    _storage(storage).delete(name)
+    storage_for(storage).delete(name)
 
 
 def exists(name: str, *, storage: Storage | None = None) -> bool:
-    return is_stored_name(name) and _storage(storage).exists(name)
+    return is_stored_name(name) and storage_for(storage).exists(name)
 
 
 def url(name: str) -> str:
     """Where a browser fetches the file: MEDIA_URL (the site's /media/, served by nginx or
     the app; or CONFSCHED_MEDIA_URL, the bucket's public address or a CDN) and the name."""
     return settings.MEDIA_URL + filepath_to_uri(name)
+
+
+# An address that ends in the stored name of uploaded slides (url() of a name save() made, made
+# absolute or not): how a session's link to a file the site holds is told from a typed link.
+UPLOADED_SLIDES = re.compile(rf"/{SLIDES}/[0-9a-f]{{{DIGEST_LENGTH}}}\.[a-z]+$")
+
+
+def is_uploaded_slides(address: str) -> bool:
+    """True when `address` is that of slides a speaker uploaded (UPLOADED_SLIDES)."""
+    return UPLOADED_SLIDES.search(address) is not None

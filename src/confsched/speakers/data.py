@@ -8,9 +8,12 @@ from typing import Any
 
 from confsched.core import files
 from confsched.programme.models import Session, Speaker
-from confsched.speakers.keeping import absolute, typed_links
-from confsched.speakers.models import SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
 from confsched.speakers.passes import speakers_of
+from confsched.speakers.writing import absolute, typed_links
+
+# The values of a proposal that name stored files, given as their addresses.
+_FILE_VALUES = ("original", "jpeg", "name", "thumbnail")
 
 
 def speaker_data(user: Any, *, base: str) -> list[dict[str, Any]]:
@@ -26,6 +29,27 @@ def _page(speaker: Speaker, base: str) -> dict[str, Any]:
         "homepage": speaker.homepage, "links": speaker.links,
         "photo": _photo(photo, base) if photo else None,
         "sessions": [_session(session, speaker, base) for session in sessions],
+        "proposed_changes": [
+            _proposal(change, base)
+            for change in ProposedChange.objects.filter(speaker=speaker).select_related("session")
+        ],
+    }  # fmt: skip
+
+
+def _proposal(change: ProposedChange, base: str) -> dict[str, Any]:
+    """An edit the speaker made under review, with what became of it."""
+    values = dict(change.values)
+    for field in _FILE_VALUES:
+        if values.get(field):
+            values[field] = absolute(files.url(values[field]), base)
+    if isinstance(values.get("squares"), dict):
+        values["squares"] = {
+            size: absolute(files.url(name), base) for size, name in values["squares"].items()
+        }
+    return {
+        "kind": change.kind, "session": change.session.key if change.session else None,
+        "status": change.status, "proposed_at": change.proposed_at.isoformat(),
+        "values": values, "reason": change.reason,
     }  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from confsched.programme.models import Session, Speaker
+from confsched.programme.models import Event, Session, Speaker
 
 
 class SpeakerPass(models.Model):
@@ -42,6 +42,7 @@ class SpeakerPass(models.Model):
     mailed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("mailed at"))
     opened_at = models.DateTimeField(null=True, blank=True, verbose_name=_("first opened at"))
     revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+    reminded_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last reminded at"))
 
     class Meta:
         verbose_name = _("speaker's link")
@@ -137,3 +138,85 @@ class SessionNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.speaker} on {self.session_id}"
+
+
+class EditingRules(models.Model):
+    """How an event takes its speakers' edits: live at once (the default) or after the team's
+    review, and until when speakers may edit at all (none: always)."""
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, related_name="speaker_rules", verbose_name=_("event")
+    )
+    review = models.BooleanField(default=False, verbose_name=_("edits wait for review"))
+    closes_at = models.DateTimeField(null=True, blank=True, verbose_name=_("editing closes at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    updated_by = models.CharField(max_length=150, blank=True, verbose_name=_("updated by"))
+
+    class Meta:
+        verbose_name = _("speakers' editing rules")
+        verbose_name_plural = _("speakers' editing rules")
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {'review' if self.review else 'live'}"
+
+
+class ProposedChange(models.Model):
+    """A speaker's edit waiting for the team's review (speakers/review.py): what they asked
+    for (`values`) beside what was public when they asked (`before`), for the difference the
+    team sees. Files it names are already stored; approving it writes it where pages read it.
+    A newer proposal of the same thing replaces a pending one."""
+
+    class Kind(models.TextChoices):
+        PROFILE = "profile", _("profile")
+        PHOTO = "photo", _("photo")
+        SLIDES = "slides", _("slides")
+        LINKS = "links", _("links")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for review")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+        REPLACED = "replaced", _("replaced by a newer one")
+
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="proposals", verbose_name=_("speaker")
+    )
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="proposals",
+        verbose_name=_("session"),
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
+    values = models.JSONField(default=dict, verbose_name=_("proposed values"))
+    before = models.JSONField(default=dict, verbose_name=_("values when proposed"))
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    proposed_at = models.DateTimeField(auto_now_add=True, verbose_name=_("proposed at"))
+    proposed_by = models.CharField(max_length=150, verbose_name=_("proposed by"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
+    decided_by = models.CharField(max_length=150, blank=True, verbose_name=_("decided by"))
+    reason = models.TextField(max_length=2000, blank=True, verbose_name=_("reason"))
+
+    class Meta:
+        verbose_name = _("speaker's proposed change")
+        verbose_name_plural = _("speakers' proposed changes")
+        ordering = ["proposed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["speaker", "kind"],
+                condition=Q(status="pending", session__isnull=True),
+                name="one_pending_speaker_change",
+            ),
+            models.UniqueConstraint(
+                fields=["speaker", "session", "kind"],
+                condition=Q(status="pending", session__isnull=False),
+                name="one_pending_session_change",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.speaker} {self.kind} ({self.status})"

@@ -26,6 +26,7 @@ from confsched.web.staff import editor as staff_editor
 from confsched.web.staff import feedback as staff_feedback
 from confsched.web.staff import seats as staff_seats
 from confsched.web.staff import speakers as staff_speakers
+from confsched.web.staff import speakers_review as staff_speakers_review
 from confsched.web.staff import team as staff_team
 from confsched.web.staff import views as staff
 from confsched.web.venue import embed, now, offline, print_pages
@@ -199,5 +200,10 @@ urlpatterns = [
     # The event's team: owners manage it; an invitation's link (web/staff/team.py).
     path("<slug:event>/team/", staff_team.team, name="team"),
     path("<slug:event>/team/speakers/", staff_speakers.speakers_staff, name="speakers_staff"),
+    path(
+        "<slug:event>/team/speakers/review/",
+        staff_speakers_review.speakers_review,
+        name="speakers_review",
+    ),
     path("<slug:event>/team/join/<str:token>/", staff_team.join, name="team_join"),
 ]

@@ -17,7 +17,13 @@ from confsched.programme.services.drafts import (
 )
 from confsched.programme.services.events import create_event
 from confsched.programme.services.export import render_export, snapshot
-from confsched.programme.services.held import release_held, set_session_links, set_speaker_fields
+from confsched.programme.services.held import (
+    clean_links,
+    clean_speaker_values,
+    release_held,
+    set_session_links,
+    set_speaker_fields,
+)
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
@@ -28,6 +34,8 @@ from confsched.programme.services.versions import record_edit, session_facts
 __all__ = [
     "ImportOptions",
     "LoadReport",
+    "clean_links",
+    "clean_speaker_values",
     "create_event",
     "discard_draft",
     "draft_for",

@@ -29,11 +29,13 @@ from confsched.core import files
 from confsched.core.errors import ConfschedError, UploadError
 from confsched.programme.actors import actor_name
 from confsched.programme.models import Session, Speaker
-from confsched.speakers import keeping, passes
-from confsched.speakers.models import SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers import keeping, passes, review
+from confsched.speakers.differences import slides_shown
+from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
 from confsched.speakers.photos import MAX_BYTES as PHOTO_BYTES
 from confsched.speakers.slides import MAX_SLIDE_BYTES
 from confsched.speakers.uploads import received_slides, upload_handler
+from confsched.speakers.writing import PROFILE_FIELDS, REMOVE, SLIDE_FIELDS
 from confsched.web.site.languages import use_event_language
 from confsched.web.site.pages import event_or_404, event_page, site_address
 from confsched.web.site.private import keep_private
@@ -41,6 +43,7 @@ from confsched.web.site.uploads import accepts_upload
 from confsched.web.speakers.forms import EmailForm, PhotoForm, ProfileForm, SessionForm
 
 BACKEND = "confsched.web.accounts.backends.AccountsBackend"
+Kind = ProposedChange.Kind
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -107,59 +110,88 @@ def _speaker(request: HttpRequest, event: str, key: str) -> Speaker:
 def speaker_profile(request: HttpRequest, event: str, key: str) -> HttpResponse:
     speaker = _speaker(request, event, key)
     photo = SpeakerPhoto.objects.filter(speaker=speaker).first()
+    waiting = review.waiting_for(speaker)
     by = actor_name(request.user)
-    status, saved = 200, request.GET.get("saved", "")
-    profile_form = ProfileForm(initial=_profile_initial(speaker))
-    photo_form = PhotoForm(initial=_focus_initial(photo))
+    status = 200
+    profile_form = ProfileForm(initial=_profile_initial(speaker, waiting.get(Kind.PROFILE)))
+    photo_form = PhotoForm(initial=_focus_initial(photo, waiting.get(Kind.PHOTO)))
     if request.method == "POST" and request.POST.get("form") == "photo":
-        photo_form, status = _post_photo(request, speaker, photo, by=by)
+        photo_form, status, outcome = _post_photo(request, speaker, photo, by=by)
         if status == 302:
-            return _back(request, "photo")
+            return _back(request, "photo", outcome)
     elif request.method == "POST":
         profile_form = ProfileForm(request.POST)
         if profile_form.is_valid():
             try:
-                keeping.save_profile(speaker, profile_form.cleaned_data, by=by)
+                outcome = keeping.save_profile(speaker, profile_form.cleaned_data, by=by)
             except ConfschedError as refused:
                 profile_form.add_error(None, str(refused))
+                status = _refusal_status(refused)
             else:
-                return _back(request, "profile")
-        status = 400
+                return _back(request, "profile", outcome)
+        else:
+            status = 400
+    waiting_photo = waiting.get(Kind.PHOTO)
     page = event_page(
         request, "confsched/speaker_profile.html", event=speaker.event, speaker=speaker,
-        profile_form=profile_form, photo_form=photo_form, photo=photo, saved=saved,
-        photo_url=_square_url(photo), status=status,
+        profile_form=profile_form, photo_form=photo_form, photo=photo,
+        photo_url=_square_url(photo.squares if photo else None),
+        waiting=waiting, waiting_photo_url=_square_url(
+            waiting_photo.values.get("squares") if waiting_photo else None
+        ),
+        **_editing_state(request, speaker), status=status,
     )  # fmt: skip
     return keep_private(page)
 
 
+def _editing_state(
+    request: HttpRequest, speaker: Speaker, session: Session | None = None
+) -> dict[str, Any]:
+    """What every speaker page says of the event's rules: whether editing is closed (and
+    since when), whether edits wait for review, what the last save did, and the team's refusals
+    the speaker has not answered yet."""
+    rules = review.rules_for(speaker.event)
+    closed = review.closed_since(speaker.event, rules)
+    return {
+        "closed": review.closed_message(speaker.event, closed) if closed else "",
+        "under_review": rules.review,
+        "saved": request.GET.get("saved", ""),
+        "outcome": request.GET.get("outcome", ""),
+        "refusals": review.last_refusals(speaker, session),
+    }
+
+
+def _refusal_status(refused: ConfschedError) -> int:
+    return 403 if isinstance(refused, review.EditingClosed) else 400
+
+
 def _post_photo(
     request: HttpRequest, speaker: Speaker, photo: SpeakerPhoto | None, *, by: str
-) -> tuple[PhotoForm, int]:
+) -> tuple[PhotoForm, int, str]:
     form = PhotoForm(request.POST)
     if not form.is_valid():
-        return form, 400
+        return form, 400, ""
+    base = site_address(request)
     try:
         if request.POST.get("remove"):
-            keeping.remove_photo(speaker, by=by)
+            outcome = keeping.remove_photo(speaker, by=by)
         elif request.FILES.get("photo") is not None or _upload_refused(request):
             upload = received_slides(request, field="photo")
-            keeping.keep_photo(
-                speaker, upload, filename=upload.name or "", focus=form.focus(), by=by,
-                base=site_address(request),
-            )  # fmt: skip
-        elif photo is not None:
-            keeping.move_crop(speaker, focus=form.focus(), by=by, base=site_address(request))
+            outcome = keeping.keep_photo(
+                speaker, upload, filename=upload.name or "", focus=form.focus(), by=by, base=base
+            )
+        elif photo is not None or Kind.PHOTO in review.waiting_for(speaker):
+            outcome = keeping.move_crop(speaker, focus=form.focus(), by=by, base=base)
         else:
             form.add_error("photo", gettext("Choose a photo to upload."))
-            return form, 400
+            return form, 400, ""
     except UploadError as refused:
         form.add_error("photo", str(refused))
-        return form, 400
+        return form, 400, ""
     except ConfschedError as refused:
         form.add_error(None, str(refused))
-        return form, 400
-    return form, 302
+        return form, _refusal_status(refused), ""
+    return form, 302, outcome
 
 
 def _upload_refused(request: HttpRequest) -> bool:
@@ -167,31 +199,36 @@ def _upload_refused(request: HttpRequest) -> bool:
     return handler is not None and handler.refusal is not None
 
 
-def _back(request: HttpRequest, what: str) -> HttpResponse:
-    return redirect(f"{request.path}?saved={what}")
+def _back(request: HttpRequest, what: str, outcome: str) -> HttpResponse:
+    return redirect(f"{request.path}?{urlencode({'saved': what, 'outcome': outcome})}")
 
 
-def _square_url(photo: SpeakerPhoto | None) -> str:
-    """The kept photo's square the profile page shows (192 px, else the largest made)."""
-    if photo is None or not photo.squares:
+def _square_url(squares: dict[str, str] | None) -> str:
+    """The photo's square the profile page shows (192 px, else the largest made)."""
+    if not squares:
         return ""
-    sizes = sorted(int(size) for size in photo.squares)
+    sizes = sorted(int(size) for size in squares)
     size = max([s for s in sizes if s <= 192] or sizes[:1])
-    return files.url(photo.squares[str(size)])
+    return files.url(squares[str(size)])
 
 
-def _profile_initial(speaker: Speaker) -> dict[str, Any]:
-    links = "\n".join(link.get("url", "") for link in (speaker.links or []))
-    return {
-        "name": speaker.name, "position": speaker.position, "company": speaker.company,
-        "bio": speaker.bio, "homepage": speaker.homepage, "links": links,
-    }  # fmt: skip
+def _profile_initial(speaker: Speaker, waiting: ProposedChange | None) -> dict[str, Any]:
+    """The public profile, with what waits for review in place of what it changes."""
+    values = {field: getattr(speaker, field) for field in PROFILE_FIELDS}
+    if waiting is not None:
+        values.update(waiting.values)
+    values["links"] = "\n".join(link.get("url", "") for link in (values["links"] or []))
+    return values
 
 
-def _focus_initial(photo: SpeakerPhoto | None) -> dict[str, int]:
-    if photo is None:
-        return {"focus_x": 50, "focus_y": 50}
-    return {"focus_x": round(photo.focus_x * 100), "focus_y": round(photo.focus_y * 100)}
+def _focus_initial(photo: SpeakerPhoto | None, waiting: ProposedChange | None) -> dict[str, int]:
+    if waiting is not None and "focus_x" in waiting.values:
+        focus = (waiting.values["focus_x"], waiting.values["focus_y"])
+    elif photo is not None:
+        focus = (photo.focus_x, photo.focus_y)
+    else:
+        focus = (0.5, 0.5)
+    return {"focus_x": round(focus[0] * 100), "focus_y": round(focus[1] * 100)}
 
 
 @login_required
@@ -200,43 +237,57 @@ def _focus_initial(photo: SpeakerPhoto | None) -> dict[str, int]:
 def speaker_session(request: HttpRequest, event: str, key: str, session: str) -> HttpResponse:
     speaker = _speaker(request, event, key)
     row = Session.objects.filter(event=speaker.event, key=session, speaker_links__speaker=speaker)
-    found = row.select_related("room").first()
+    found = row.select_related("room", "event").first()
     if found is None:
         raise Http404(f"No session {session!r} of this speaker")
     by = actor_name(request.user)
+    base = site_address(request)
     note = SessionNote.objects.filter(session=found, speaker=speaker).first()
     form = SessionForm(
-        initial=SessionForm.initial_from(keeping.typed_links(found), note.text if note else "")
+        initial=SessionForm.initial_from(
+            keeping.typed_links(found, speaker), note.text if note else ""
+        )
     )
     upload_error, status = "", 200
     if request.method == "POST" and request.POST.get("form") == "slides":
         try:
             if request.POST.get("remove"):
-                keeping.remove_slides(found, speaker, by=by, base=site_address(request))
+                outcome = keeping.remove_slides(found, speaker, by=by, base=base)
             else:
                 upload = received_slides(request)
-                keeping.keep_slides(found, speaker, upload, by=by, base=site_address(request))
-        except UploadError as refused:
-            upload_error, status = str(refused), 400
+                outcome = keeping.keep_slides(found, speaker, upload, by=by, base=base)
+        except ConfschedError as refused:
+            upload_error, status = str(refused), _refusal_status(refused)
         else:
-            return _back(request, "slides")
+            return _back(request, "slides", outcome)
     elif request.method == "POST":
         form = SessionForm(request.POST)
         if form.is_valid():
             try:
-                keeping.save_links(found, speaker, form.links(), by=by, base=site_address(request))
+                outcome = keeping.save_links(found, speaker, form.links(), by=by, base=base)
                 keeping.save_note(found, speaker, form.cleaned_data["note"])
             except ConfschedError as refused:
                 form.add_error(None, str(refused))
+                status = _refusal_status(refused)
             else:
-                return _back(request, "links")
-        status = 400
+                return _back(request, "links", outcome)
+        else:
+            status = 400
     slides = SlideFile.objects.filter(session=found).first()
+    waiting_slides = review.waiting_for(speaker, found).get(Kind.SLIDES)
     page = event_page(
         request, "confsched/speaker_session.html", event=speaker.event, speaker=speaker,
-        session=found, form=form, slides=slides, upload_error=upload_error,
-        slides_url=files.url(slides.name) if slides else "",
-        thumbnail_url=files.url(slides.thumbnail) if slides and slides.thumbnail else "",
-        saved=request.GET.get("saved", ""), status=status,
+        session=found, form=form, slides=_slides_shown(slides), upload_error=upload_error,
+        waiting_slides=_slides_shown(waiting_slides.values if waiting_slides else None),
+        waiting_removal=bool(waiting_slides and waiting_slides.values.get(REMOVE)),
+        waiting_links=Kind.LINKS in review.waiting_for(speaker, found),
+        **_editing_state(request, speaker, found), status=status,
     )  # fmt: skip
     return keep_private(page)
+
+
+def _slides_shown(slides: SlideFile | dict[str, Any] | None) -> dict[str, Any] | None:
+    """Slides as the speaker's page shows them: kept ones or those waiting for review."""
+    if isinstance(slides, SlideFile):
+        slides = {field: getattr(slides, field) for field in SLIDE_FIELDS}
+    return slides_shown(slides) if slides else None

@@ -1,9 +1,13 @@
 """`confsched speakers link --event SLUG KEY`: the absolute address of one speaker's personal
 link (made when the speaker has none); `--all` prints every speaker's as CSV; `--email` sets
-the address the team mails it to; `--revoke` ends it, `--renew` puts a new one in its place."""
+the address the team mails it to; `--revoke` ends it, `--renew` puts a new one in its place.
+
+`confsched speakers prune [--older-than HOURS] [--dry-run]`: remove the stored photos and
+slides nothing points at any more (speakers/pruning.py); run it daily from cron or a timer."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +18,7 @@ from confsched.core.errors import ConfschedError
 from confsched.programme.actors import COMMAND_LINE
 from confsched.programme.models import Event, Speaker
 from confsched.speakers import passes
+from confsched.speakers.pruning import GRACE, prune
 
 
 def absolute_link(token: str) -> str:
@@ -31,7 +36,10 @@ def base_url() -> str:
 
 
 class Command(BaseCommand):
-    help = "Speakers' personal links: print one, or all as CSV; set the address; revoke or renew."
+    help = (
+        "Speakers' personal links: print one, or all as CSV; set the address; revoke or renew. "
+        "Remove stored files nothing points at (prune)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -44,8 +52,33 @@ class Command(BaseCommand):
         link.add_argument(
             "--renew", action="store_true", help="end the speaker's link and make a new one"
         )
+        prune = actions.add_parser(
+            "prune", help="remove stored photos and slides nothing points at any more"
+        )
+        prune.add_argument(
+            "--older-than", type=float, default=GRACE.total_seconds() / 3600, metavar="HOURS",
+            help="only files stored at least this long ago (default: 24; uploads in progress "
+            "are stored before anything points at them)",
+        )  # fmt: skip
+        prune.add_argument("--dry-run", action="store_true", help="list them, remove nothing")
+
+    def _prune(self, options: dict[str, Any]) -> None:
+        hours = options["older_than"]
+        if not 0 <= hours <= 24 * 365 * 10:
+            raise CommandError(f"--older-than: {hours} is not a number of hours from 0 to 87600")
+        done = prune(grace=timedelta(hours=hours), dry_run=options["dry_run"])
+        verb = "would remove" if options["dry_run"] else "removed"
+        for name in done.removed:
+            self.stdout.write(f"{verb} {name}")
+        self.stdout.write(
+            f"{len(done.removed)} {verb}, {done.kept} in use, {done.young} younger than "
+            f"{hours:g} h kept"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["action"] == "prune":
+            self._prune(options)
+            return
         event = Event.objects.filter(slug=options["event"]).first()
         if event is None:
             raise CommandError(f"No event {options['event']!r}")
