@@ -8,6 +8,9 @@ Schedule.java. What matters to confsched's exports:
 - a time ending in "Z" is UTC; any other is read in the zone of the tzid attribute (the TZID
   parameter, in iCalendar) of <dtstart>, else in the phone's zone: floating;
 - STATUS is not read: a cancelled session is listed as any other, under its SUMMARY.
+
+And its `PentabarfParser`, which reads schedule.xml: of a session's files and pages only the
+`<link href>` elements (one per address), of a person only the name (`read_pentabarf`).
 """
 
 from __future__ import annotations
@@ -154,3 +157,61 @@ def read_xcal(data: bytes, *, phone_zone: tzinfo) -> Read:
     sax.setContentHandler(_Sax(parser))
     sax.parse(io.BytesIO(data))
     return parser.read
+
+
+@dataclass
+class PentabarfItem:
+    """What Giggity keeps of a schedule.xml <event>: its title, speakers by name and links
+    (address, title); nothing else of a person (no picture) and no <attachments>."""
+
+    title: str
+    speakers: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Pentabarf(ContentHandler):
+    """PentabarfParser: per <event>, each <link href> is a link (Item.addLink keeps the first
+    of an address), its text the title; each <person>'s text a speaker; other elements' text
+    by name. <attachment> is no element it knows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[PentabarfItem] = []
+        self.properties: dict[str, str] | None = None
+        self.links: list[list[str]] = []
+        self.persons: list[str] = []
+        self.text = ""
+
+    def startElement(self, name: str, attrs: AttributesNSImpl) -> None:  # noqa: N802 - SAX's name
+        self.text = ""
+        if name in ("conference", "event"):
+            self.properties, self.links, self.persons = {}, [], []
+        elif name == "link" and self.properties is not None and attrs.get("href") is not None:
+            self.links.append([attrs["href"], ""])
+
+    def characters(self, content: str) -> None:
+        self.text += content
+
+    def endElement(self, name: str) -> None:  # noqa: N802 - SAX's name
+        text = self.text.strip()
+        if name == "event" and self.properties is not None:
+            item = PentabarfItem(title=self.properties.get("title", ""), speakers=self.persons)
+            for href, title in self.links:
+                if all(known != href for known, _ in item.links):
+                    item.links.append((href, title))
+            self.items.append(item)
+            self.properties = None
+        elif name == "person":
+            self.persons.append(text)
+        elif name == "link":
+            if self.links and text:
+                self.links[-1][1] = text
+        elif self.properties is not None:
+            self.properties[name] = text
+
+
+def read_pentabarf(data: bytes) -> list[PentabarfItem]:
+    """loadPentabarf: a SAX parse of schedule.xml, elements by name."""
+    handler = _Pentabarf()
+    xml.sax.parseString(data, handler)  # noqa: S317 - confsched's own output
+    return handler.items

@@ -11,14 +11,20 @@ its title first ("Slides", "Folien", "Recording"), then its address (Speaker Dec
 Google Slides, a .pptx/.key/.odp file; YouTube, Vimeo, media.ccc.de, a .mp4/.webm file). An
 attachment (a file uploaded to the programme's own site) that is a PDF and says nothing else is
 slides: that is what speakers upload. Anything else is a plain link.
+
+confsched's writers list a file its site holds (slides a speaker uploaded) both as a link, for
+the apps that read only links (Giggity's and ConfClerk's frab readers), and as an attachment,
+as frab lists its uploads: a reader takes such a pair as one link that is an attachment
+(`with_attachments`), as Giggity keeps one link per address.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from urllib.parse import urlsplit
 
-from confsched.interchange.programme import LINK, SLIDES, VIDEO
+from confsched.interchange.programme import LINK, SLIDES, VIDEO, SessionLink
 
 # The c3voc type each kind is written as (both versions read it back case-insensitively).
 C3VOC_TYPES = {SLIDES: "slides", VIDEO: "media", LINK: "web"}
@@ -60,3 +66,19 @@ def link_kind(url: str, title: str = "", *, declared: str = "", is_attachment: b
 
 def _on(host: str, sites: tuple[str, ...]) -> bool:
     return any(host == site or host.endswith(f".{site}") for site in sites)
+
+
+def with_attachments(found: list[SessionLink]) -> tuple[SessionLink, ...]:
+    """A session's links as read (its links, then its attachments), an attachment whose url a
+    link gave already marking that link as an attachment instead of repeating it."""
+    kept: list[SessionLink] = []
+    linked: dict[str, int] = {}  # url: where the first plain link to it is in `kept`
+    for link in found:
+        at = linked.get(link.url) if link.is_attachment else None
+        if at is not None and not kept[at].is_attachment:
+            kept[at] = replace(kept[at], is_attachment=True)
+            continue
+        if not link.is_attachment:
+            linked.setdefault(link.url, len(kept))
+        kept.append(link)
+    return tuple(kept)

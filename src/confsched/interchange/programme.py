@@ -26,11 +26,17 @@ LINK_KINDS = (SLIDES, VIDEO, LINK)
 
 @dataclass(frozen=True)
 class SessionLink:
-    """A page or file about a session. `title` is "" when the source gives none."""
+    """A page or file about a session. `title` is "" when the source gives none.
+
+    `is_attachment`: a file the programme's own site holds (slides a speaker uploaded; what
+    the frab family lists as an attachment), not a page elsewhere. Comparisons ignore it: the
+    database keeps no such column (snapshot() tells it from the address, core/files.py) and
+    formats without attachments cannot say it, so a round trip through them is still equal."""
 
     url: str
     title: str = ""
     kind: str = LINK  # one of LINK_KINDS
+    is_attachment: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in LINK_KINDS:

@@ -53,11 +53,18 @@ def _session(session: pm.Session) -> dict[str, Any]:
         elif spec.name == "speakers":
             value = [[link.speaker_key, link.affiliation] for link in value]
         elif spec.name == "links":
-            value = [[link.url, link.title, link.kind] for link in value]
+            value = [_link(link) for link in value]
         elif spec.name == "unknown":
             value = sorted(value)
         found[spec.name] = value
     return found
+
+
+def _link(link: pm.SessionLink) -> list[Any]:
+    """[url, title, kind], and `true` after them for an attachment (a version kept before
+    links had the flag has three: none is)."""
+    written: list[Any] = [link.url, link.title, link.kind]
+    return [*written, True] if link.is_attachment else written
 
 
 def _read_session(data: dict[str, Any]) -> pm.Session:
@@ -67,7 +74,7 @@ def _read_session(data: dict[str, Any]) -> pm.Session:
     values["speakers"] = tuple(
         pm.SessionSpeaker(key, affiliation) for key, affiliation in data["speakers"]
     )
-    values["links"] = tuple(pm.SessionLink(url, title, kind) for url, title, kind in data["links"])
+    values["links"] = tuple(pm.SessionLink(*link) for link in data["links"])
     values["unknown"] = frozenset(data["unknown"])
     return pm.Session(**values)
 

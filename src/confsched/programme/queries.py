@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -26,11 +27,18 @@ from confsched.programme.models import (
     VersionSnapshot,
 )
 
+# A speaker's own uploaded photo (speakers.SpeakerPhoto, one-to-one as `speaker.photo`): pages
+# show its squares beside the names, so it is joined to the speakers' rows, never read per person.
+PHOTO = "photo"
+SMALLEST_SQUARE = "48"  # the square a card's small picture shows (speakers/photos.py's sizes)
+
 
 def _with_details(
     sessions: QuerySet[Session], *, with_links: bool = False, with_texts: bool = True
 ) -> QuerySet[Session]:
-    billing = SessionSpeaker.objects.select_related("speaker").order_by("position", "pk")
+    billing = SessionSpeaker.objects.select_related("speaker", f"speaker__{PHOTO}").order_by(
+        "position", "pk"
+    )
     if not with_texts:
         # Cards show neither abstracts nor bios: at 5,000 sessions and 7,000 speakers they
         # were most of what a page build held in memory.
@@ -107,7 +115,9 @@ class Outline:
     track: Track | None
     level: Level | None
     event: Event
-    billing: list[tuple[str, str]]
+    # Per speaker: name, company (the session's affiliation, else theirs), and their picture's
+    # columns: avatar_url, and their uploaded photo's smallest square and JPEG (None without).
+    billing: list[tuple[str, str, str, str | None, str | None]]
     # The columns it was read from, as the driver gave them (OUTLINE_FIELDS, then FACET_FIELDS
     # of its room, track and level): two versions of a session are laid out and shown alike
     # when these and `billing` are equal (web/schedule/frames.py).
@@ -147,16 +157,22 @@ def published_outline(event: Event, *, pks: Collection[int] | None = None) -> li
 
     Read through the cursor, not the ORM's row converters: every page after a change reads
     the whole outline (5,000 rows), and its few distinct times are converted once each."""
-    billing: dict[int, list[tuple[str, str]]] = {}
+    billing: dict[int, list[tuple[str, str, str, str | None, str | None]]] = {}
     billed = SessionSpeaker.objects.filter(session__event=event)
     published = Session.objects.filter(event=event).published()
     if pks is not None:
         billed, published = billed.filter(session_id__in=pks), published.filter(pk__in=pks)
     links = billed.order_by("session_id", "position", "pk").values_list(
-        "session_id", "speaker__name", "affiliation", "speaker__company"
-    )
-    for session_id, name, affiliation, company in _raw_rows(links):
-        billing.setdefault(session_id, []).append((name, affiliation or company))
+        "session_id", "speaker__name", "affiliation", "speaker__company", "speaker__avatar_url",
+        f"speaker__{PHOTO}__squares", f"speaker__{PHOTO}__jpeg",
+    )  # fmt: skip
+    for session_id, name, affiliation, company, avatar_url, squares, jpeg in _raw_rows(links):
+        # The squares as JSON text on every database (the raw cursor skips JSONField's
+        # converter); most speakers have none.
+        square = json.loads(squares).get(SMALLEST_SQUARE) if squares else None
+        billing.setdefault(session_id, []).append(
+            (name, affiliation or company, avatar_url, square, jpeg)
+        )
     facet_columns = [f"{name}__{field}" for name, _ in _FACET_MODELS for field in FACET_FIELDS]
     rows = published.order_by(*SCHEDULE_ORDER).values_list(*OUTLINE_FIELDS, *facet_columns)
     facets: dict[tuple[str, int], Any] = {}
@@ -254,10 +270,10 @@ def _speakers_shown(event: Event) -> QuerySet[Speaker]:
 
 
 def speakers_listed(event: Event, *, q: str = "") -> list[Speaker]:
-    """Speakers of published sessions, by name; with `q`, those whose name or company has a
-    word starting with each of its words ("ada love" finds Ada Lovelace), accents and case
-    ignored on every database."""
-    people = list(_speakers_shown(event).order_by("name"))
+    """Speakers of published sessions, by name, with their photos; with `q`, those whose name
+    or company has a word starting with each of its words ("ada love" finds Ada Lovelace),
+    accents and case ignored on every database."""
+    people = list(_speakers_shown(event).select_related(PHOTO).order_by("name"))
     if words := fold(q).split():
         # In memory, as the schedule's search: an event has at most a few thousand speakers.
         patterns = [re.compile(rf"\b{re.escape(word)}") for word in words]
@@ -270,8 +286,9 @@ def speakers_listed(event: Event, *, q: str = "") -> list[Speaker]:
 
 
 def speaker_for_key(event: Event, key: str) -> Speaker | None:
-    """The speaker `key` when attendees may read of them (_speakers_shown), else None."""
-    rows = list(_speakers_shown(event).filter(key=key))
+    """The speaker `key` (with their photo) when attendees may read of them (_speakers_shown),
+    else None."""
+    rows = list(_speakers_shown(event).filter(key=key).select_related(PHOTO))
     return _attach(rows, event)[0] if rows else None
 
 

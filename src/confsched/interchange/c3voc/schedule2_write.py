@@ -171,7 +171,7 @@ def _event2_json(
     starts_at = session.starts_at.astimezone(zone)
     ends_at = (session.ends_at or session.starts_at).astimezone(zone)
     guid = session_guid(slug=slug, key=session.key)
-    return {
+    event: dict[str, object] = {
         "guid": guid,
         "start": starts_at.isoformat(timespec="seconds"),
         "end": ends_at.isoformat(timespec="seconds"),
@@ -194,6 +194,11 @@ def _event2_json(
         "links": [_reference2_json(link) for link in session.links],
         "state": "CANCELED" if session.is_cancelled else "CONFIRMED",
     }
+    if attached := [link for link in session.links if link.is_attachment]:
+        # Files the site holds, also as frab lists its uploads (interchange/links.py); after
+        # `state`, so that every other event's keys stay in their order.
+        event["attachments"] = [_reference2_json(link) for link in attached]
+    return event
 
 
 def _event_type(kind: str) -> str:

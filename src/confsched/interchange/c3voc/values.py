@@ -14,7 +14,7 @@ from confsched.core.errors import ParseError
 from confsched.core.timezones import get_zone, is_zone_name
 from confsched.interchange.html_text import html_to_text as _html_to_text
 from confsched.interchange.identity import visible
-from confsched.interchange.links import link_kind
+from confsched.interchange.links import link_kind, with_attachments
 from confsched.interchange.programme import SessionLink
 
 _CLOCK = re.compile(r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?$")
@@ -104,7 +104,8 @@ def unknown_fields(
 def read_links(
     reader: Refuser, event: dict, path: str, *, base_url: str, urlless: list[str]
 ) -> tuple[SessionLink, ...]:
-    """The event's `links` then `attachments` (references or plain addresses) as links; the
+    """The event's `links` then `attachments` (references or plain addresses) as links, an
+    attachment that repeats a link's url marking that link (`links.with_attachments`); the
     paths of those without a url go to `urlless`. Shared with the schedule2 reader."""
     found: list[SessionLink] = []
     for name in ("links", "attachments"):
@@ -127,14 +128,15 @@ def read_links(
             title = " ".join(text_field(reader, item, "title", item_path).split())
             if title in (href, url):
                 title = ""
+            is_attachment = name == "attachments"
             kind = link_kind(
                 url,
                 title,
                 declared=text_field(reader, item, "type", item_path),
-                is_attachment=name == "attachments",
+                is_attachment=is_attachment,
             )
-            found.append(SessionLink(url=url, title=title, kind=kind))
-    return tuple(found)
+            found.append(SessionLink(url=url, title=title, kind=kind, is_attachment=is_attachment))
+    return with_attachments(found)
 
 
 def urlless_warning(paths: list[str]) -> str:

@@ -15,7 +15,9 @@ Writing follows the schema exactly, so that the output validates; its rules:
   without base_url, "urn:uuid:{guid}"; with a base_url its `feedback_url` is that page's
   `feedback/` (schedule2 has no such field). Its `links` are the session's links as references
   {type, title, url}: the type is the kind in the schema's words (slides, media, web), the title
-  is left out when empty. `base_url` is the site's address ("https://host/"), as for every writer;
+  is left out when empty; a file the site holds (slides a speaker uploaded) is also among its
+  `attachments`, as frab lists its uploads (written only when there is one; schedule2 alike).
+  `base_url` is the site's address ("https://host/"), as for every writer;
   the event's page `{base_url}/{slug}/` is written as `schedule.base_url` and `conference.url`. A
   room's guid is made as for an event whose key is "room:{name}".
 * A person carries the speaker's key where a reader looks first: as `guid` when a UUID, as
@@ -199,6 +201,9 @@ def _event_json(
             "links": [_reference_json(link) for link in session.links],
         }
     )
+    if attached := [link for link in session.links if link.is_attachment]:
+        # Files the site holds, also as frab lists its uploads (interchange/links.py).
+        event["attachments"] = [_reference_json(link) for link in attached]
     if base_url:
         # The session page's feedback form, which phone apps (Giggity, EventFahrplan) link to.
         event["feedback_url"] = urljoin(

@@ -14,7 +14,8 @@ Reading is lenient; real exports break the XSD in many ways and these are handle
   that order; its text is the title ("" when it only repeats the address), its `type`
   attribute or else its title and address tell its kind (see `links.link_kind`). A relative
   href is read against the conference's `<base_url>`; one without href (nor an address as its
-  text) is left out with a warning.
+  text) is left out with a warning. An attachment whose href a link gave already marks that
+  link as an attachment rather than repeating it (`links.with_attachments`).
 * Times. An event's `<date>` with a UTC offset is trusted over everything else: wafer
   (DebConf 23) declares Asia/Kolkata, writes every `<date>` in UTC and puts each event under
   the `<day>` before its own. Without a `<date>`, the start is the day's date plus `<start>`,
@@ -82,7 +83,7 @@ from confsched.interchange.frab.elements import (
     _unknown,
 )
 from confsched.interchange.identity import PersonKeys, derived_key, unique_keys, visible
-from confsched.interchange.links import link_kind
+from confsched.interchange.links import link_kind, with_attachments
 from confsched.interchange.programme import (
     Programme,
     Session,
@@ -308,11 +309,14 @@ class _Reader:
                     continue
                 url = _absolute(self.base_url, href)
                 title = "" if text in (href, url) else text
+                is_attachment = tag == "attachment"
                 kind = link_kind(
-                    url, title, declared=item.get("type") or "", is_attachment=tag == "attachment"
+                    url, title, declared=item.get("type") or "", is_attachment=is_attachment
                 )
-                found.append(SessionLink(url=url, title=title, kind=kind))
-        return tuple(found)
+                found.append(
+                    SessionLink(url=url, title=title, kind=kind, is_attachment=is_attachment)
+                )
+        return with_attachments(found)
 
     def persons(self, element: Element, speakers: dict[str, Speaker]) -> tuple[SessionSpeaker, ...]:
         persons = element.find("persons")

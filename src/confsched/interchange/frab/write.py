@@ -29,8 +29,11 @@ the most the XSD's duration pattern can say. Ids:
 * A session's kind, track, language and abstract go to `<type>`, `<track>`, `<language>` and
   `<abstract>`; its links to `<links>`, each `<link href type>` with its title as the text
   (the address when it has none) and its kind as the c3voc type (slides, media, web), which
-  phone apps show. Speaker affiliations, levels and a "slides attached" flag without a link
-  have no place in the format.
+  phone apps show. A file the site holds (slides a speaker uploaded) is also an
+  `<attachment href type>` in `<attachments>`, as frab lists its uploads; it stays among the
+  links, the only list Giggity and ConfClerk read. Speaker affiliations, levels, a speaker's
+  picture (`<person>` has no place for one) and a "slides attached" flag without a link have no
+  place in the format.
 """
 
 from __future__ import annotations
@@ -218,6 +221,14 @@ def _event(
         links = SubElement(element, "links")
         for link in session.links:
             written = SubElement(links, "link", href=_safe(link.url), type=C3VOC_TYPES[link.kind])
+            written.text = _safe(link.title or link.url)
+    if attached := [link for link in session.links if link.is_attachment]:
+        # Files the site holds, also as frab lists its uploads (interchange/links.py).
+        attachments = SubElement(element, "attachments")
+        for link in attached:
+            written = SubElement(
+                attachments, "attachment", href=_safe(link.url), type=C3VOC_TYPES[link.kind]
+            )
             written.text = _safe(link.title or link.url)
     if base:
         _add(element, "feedback_url", f"{base}/sessions/{quote(session.key, safe='')}/feedback/")

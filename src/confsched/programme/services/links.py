@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from confsched.core import files
 from confsched.interchange import programme as pm
 from confsched.programme.models import (
     Event,
@@ -31,14 +32,18 @@ def speaker_links(event: Event, speaker: str) -> dict[int, list[tuple[Any, str]]
 
 
 def session_links(event: Event) -> dict[int, tuple[pm.SessionLink, ...]]:
-    """Per session id, its links in order: one query for the whole event (see speaker_links)."""
+    """Per session id, its links in order: one query for the whole event (see speaker_links).
+    A link to slides a speaker uploaded is an attachment (exports list it as one)."""
     found: dict[int, list[pm.SessionLink]] = {}
-    for session_id, url, title, kind in (
+    for session_id, url, title, kind, held_by in (
         SessionLink.objects.filter(session__event=event)
         .order_by("session_id", "position", "pk")
-        .values_list("session_id", "url", "title", "kind")
+        .values_list("session_id", "url", "title", "kind", "held_by")
     ):
-        found.setdefault(session_id, []).append(pm.SessionLink(url=url, title=title, kind=kind))
+        is_attachment = bool(held_by) and files.is_uploaded_slides(url)
+        found.setdefault(session_id, []).append(
+            pm.SessionLink(url=url, title=title, kind=kind, is_attachment=is_attachment)
+        )
     return {session_id: tuple(links) for session_id, links in found.items()}
 
 

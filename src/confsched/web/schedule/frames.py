@@ -44,7 +44,7 @@ class Frame:
 
     event: tuple[Any, ...]
     order: tuple[int, ...]  # the published sessions' pks, in the page's order
-    rows: dict[int, tuple[tuple[Any, ...], list[tuple[str, str]]]]  # pk: (row, billing)
+    rows: dict[int, tuple[tuple[Any, ...], list[tuple[Any, ...]]]]  # pk: (row, billing)
     stencil: Stencil
     cards: dict[int, int]  # a session's pk: the index of its card among the stencil's pieces
 

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from confsched.search.semantic import search_sessions
+from confsched.speakers.showing import attach_photos
 from confsched.web.site.fragments import attach_cards
 from confsched.web.site.languages import use_event_language
 from confsched.web.site.pages import event_or_404, event_page
@@ -33,6 +34,7 @@ def search(request: HttpRequest, event: str) -> HttpResponse:
         # The cards every schedule page keeps (in the page's language): rendered only for a
         # session no page showed since it last changed.
         use_event_language(event_row)
+        attach_photos(result.sessions)  # the cards show the speakers' photos
         attach_cards(result.sessions, event=event_row, zone=viewer.zone, heading=3)
     return event_page(
         request, "confsched/search.html", event=event_row, viewer=viewer, q=q,

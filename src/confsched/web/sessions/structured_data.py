@@ -55,6 +55,8 @@ def session_json_ld(session: Session, *, event: Event, url: str) -> str:
             person["affiliation"] = {"@type": "Organization", "name": link.company}
         if link.speaker.position:
             person["jobTitle"] = link.speaker.position
+        if link.speaker.avatar_url:  # their photo's JPEG, or the import's picture: absolute
+            person["image"] = link.speaker.avatar_url
         if link.speaker.homepage:  # the speaker's own pages, as they set them
             person["url"] = link.speaker.homepage
         if same_as := [page["url"] for page in link.speaker.links or ()]:

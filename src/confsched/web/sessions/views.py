@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
-from confsched.speakers.showing import preview_for, slide_previews
+from confsched.speakers.showing import attach_photos, preview_for, slide_previews
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
@@ -50,6 +50,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         from confsched.search.semantic import similar_sessions  # only this page shows them
 
         similar = similar_sessions(session, limit=5)
+        attach_photos(similar)  # their cards show the speakers' photos
         previews = slide_previews(session)
         shown = [(link, preview_for(link.url, previews)) for link in session.slide_links]
         page = event_page(

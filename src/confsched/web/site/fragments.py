@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 
 from confsched.programme import queries
 from confsched.programme.models import Event, Session
+from confsched.speakers.showing import picture_shown, shown_photo
 from confsched.web.site.languages import page_language
 from confsched.web.site.stencils import kept_parts
 
@@ -123,8 +124,9 @@ def _card_base(event: Event, zone: zoneinfo.ZoneInfo, heading: int) -> tuple[str
 
 def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> str:
     """A digest of everything a session's card shows: a card is rendered again exactly when
-    its session, a speaker's name or company, its room, track or level's name, "likely full"
-    (which moves with the stars; the caller sets `is_likely_full`), or `base` changed."""
+    its session, a speaker's name, company or picture, its room, track or level's name,
+    "likely full" (which moves with the stars; the caller sets `is_likely_full`), or `base`
+    changed."""
     shown = (base, *card_shown(session))
     return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
 
@@ -141,11 +143,22 @@ def card_shown(session: Session | queries.Outline) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _billing(session: Session | queries.Outline) -> list[tuple[str, str]]:
-    """The session's speakers' (name, company) in order, as its card shows them."""
+def _billing(session: Session | queries.Outline) -> list[tuple[str, ...]]:
+    """The session's speakers' (name, company, picture) in order, as its card shows them; the
+    same from an outline's columns as from the rows (speaker.photo read with them)."""
     if hasattr(session, "billing"):  # read as an outline
-        return session.billing
-    return [(link.speaker.name, link.company) for link in session.speaker_links.all()]
+        return [
+            (name, company, *picture_shown(avatar_url, small_square=square, jpeg=jpeg))
+            for name, company, avatar_url, square, jpeg in session.billing
+        ]
+    billed = []
+    for link in session.speaker_links.all():
+        photo = shown_photo(link.speaker)
+        square = photo.squares.get(queries.SMALLEST_SQUARE) if photo is not None else None
+        jpeg = photo.jpeg if photo is not None else None
+        picture = picture_shown(link.speaker.avatar_url, small_square=square, jpeg=jpeg)
+        billed.append((link.speaker.name, link.company, *picture))
+    return billed
 
 
 @lru_cache(maxsize=64)

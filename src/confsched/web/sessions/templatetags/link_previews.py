@@ -8,6 +8,7 @@ event's zone whatever zone the viewer reads the page in, since a preview is read
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -15,13 +16,16 @@ from django import template
 from django.urls import reverse
 from django.utils import dateformat
 
+from confsched.core import files
 from confsched.core.timezones import format_offset
 from confsched.programme.models import Event, Session, Speaker
+from confsched.speakers.showing import SQUARE_SIZES, shown_photo
 from confsched.web.sessions import og_image
 
 register = template.Library()
 
 SEPARATOR = " · "
+PHOTO_SIZE = SQUARE_SIZES[-1]  # the largest square a photo has, and its JPEG's size
 
 
 def event_dates(start: date | None, end: date | None) -> str:
@@ -115,9 +119,20 @@ def session_card(session: Session, *, event: Event) -> og_image.Card:
     return og_image.Card(kicker=event.name, title=session.full_title, people=people, footer=footer)
 
 
-def _tags(
-    context: Any, *, kind: str, title: str, description: str, image: str, image_alt: str
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Image:
+    """What og:image names: where, what type, how large; a generated card unless said."""
+
+    address: str
+    alt: str
+    content_type: str = "image/png"
+    width: int = og_image.WIDTH
+    height: int = og_image.HEIGHT
+    # X's card: a wide image shows large; a square photo shows as a summary's thumbnail.
+    twitter_card: str = "summary_large_image"
+
+
+def _tags(context: Any, *, kind: str, title: str, description: str, image: Image) -> dict[str, Any]:
     request = context.get("request")
     event: Event = context["event"]
     return {
@@ -128,26 +143,44 @@ def _tags(
         # The address as asked: a filtered view previews as that view. Built per address, as
         # the page itself is.
         "url": request.build_absolute_uri() if request is not None else "",
-        # A generated card (web/sessions/cards.py); consumers want an absolute address.
-        "image": request.build_absolute_uri(image) if request is not None else image,
-        "image_width": og_image.WIDTH,
-        "image_height": og_image.HEIGHT,
-        "image_alt": image_alt,
+        # A generated card (web/sessions/cards.py) or a speaker's photo; consumers want an
+        # absolute address.
+        "image": request.build_absolute_uri(image.address)
+        if request is not None
+        else image.address,
+        "image_type": image.content_type,
+        "image_width": image.width,
+        "image_height": image.height,
+        "image_alt": image.alt,
+        "twitter_card": image.twitter_card,
     }
 
 
-def _event_image(event: Event) -> tuple[str, str]:
-    return reverse("web:event_card", kwargs={"event": event.slug}), event_card(event).alt
+def _event_image(event: Event) -> Image:
+    return Image(reverse("web:event_card", kwargs={"event": event.slug}), event_card(event).alt)
+
+
+def speaker_image(speaker: Speaker, *, event: Event) -> Image:
+    """The speaker's uploaded photo (its square JPEG, the file exports name), else the event's
+    card: an imported picture's type and size are unknown."""
+    photo = shown_photo(speaker)
+    if photo is None:
+        return _event_image(event)
+    # The JPEG is the largest square (400 px; a small upload has none larger than itself).
+    side = max((int(size) for size in photo.squares), default=PHOTO_SIZE)
+    return Image(
+        files.url(photo.jpeg), alt=speaker.name, content_type="image/jpeg",
+        width=side, height=side, twitter_card="summary",
+    )  # fmt: skip
 
 
 @register.inclusion_tag("confsched/_link_preview.html", takes_context=True)
 def event_link_preview(context: Any) -> dict[str, Any]:
     """The event-level tags every event page carries unless it names its own."""
     event: Event = context["event"]
-    image, alt = _event_image(event)
     return _tags(
         context, kind="website", title=event.name, description=event_description(event),
-        image=image, image_alt=alt,
+        image=_event_image(event),
     )  # fmt: skip
 
 
@@ -160,8 +193,7 @@ def session_link_preview(context: Any, session: Session) -> dict[str, Any]:
         kind="website",
         title=session.full_title,
         description=session_description(session, event=event),
-        image=image,
-        image_alt=session_card(session, event=event).alt,
+        image=Image(image, alt=session_card(session, event=event).alt),
     )
 
 
@@ -170,12 +202,10 @@ def speaker_link_preview(
     context: Any, speaker: Speaker, sessions: Sequence[Session]
 ) -> dict[str, Any]:
     event: Event = context["event"]
-    image, alt = _event_image(event)
     return _tags(
         context,
         kind="profile",
         title=speaker.name,
         description=speaker_description(speaker, event=event, session_count=len(sessions)),
-        image=image,
-        image_alt=alt,
+        image=speaker_image(speaker, event=event),
     )
