@@ -51,7 +51,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "django_tasks",
-    "django_tasks_db",  # the task queue's tables: search by meaning's embeddings wait there
+    "django_tasks_db",  # the task queue's tables: mails and search's embeddings wait there
     "confsched.programme",
     "confsched.teams",
     "confsched.search",
@@ -169,6 +169,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "confsched@localhost")
+# Seconds an SMTP connection may wait: a mail server that stops answering fails that mail (the
+# team's page shows it) instead of holding the worker, and every mail queued behind it, forever.
+EMAIL_TIMEOUT = 30
 # The site's address, where links in mails start (a seat freed by a cancellation, alerts,
 # reminders, invitations). `confsched serve` sets it to the address it serves when unset and
 # that address is one a reader can open (`make run`'s is http://127.0.0.1:8000); behind a
@@ -238,11 +241,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The task queue (django-tasks) keeps its tasks in the site's own database, SQLite or PostgreSQL:
 # nothing more to run than `confsched worker` (which `confsched serve` starts on the embedded
-# default). Only search by meaning's embeddings go through it, on their own queue.
+# default). "default" is the general queue (the speakers' mails; later thumbnails and pushes),
+# which every worker runs; search by meaning's embeddings have their own, which a worker runs
+# only with the semantic extra.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["embeddings"],
+        "QUEUES": ["default", "embeddings"],
     }
 }
 

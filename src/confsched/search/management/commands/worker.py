@@ -1,10 +1,14 @@
-"""confsched worker: the embedding worker of search by meaning, one per machine.
+"""confsched worker: the site's background worker, one per machine.
 
-It loads the model once, answers the web workers' query embeddings on a Unix socket in the data
-folder (search/worker.py), and runs the task queue's "embed event X" tasks
-(django-tasks' database worker, on the `embeddings` queue). `confsched serve` starts one beside
-gunicorn on the embedded default (SQLite); in production run it as its own service
-(deploy/README.md).
+It always runs the task queue's general queue ("default": the speakers' mails, and later
+thumbnails and pushes), through django-tasks' database worker. With the semantic extra it is
+also search by meaning's worker: it loads the model once, answers the web workers' query
+embeddings on a Unix socket in the data folder (search/worker.py), and runs the "embed event X"
+tasks of the `embeddings` queue, after any mail waiting (mails have the higher priority).
+Without the extra (or when its model cannot be loaded) it says so and runs the general queue
+alone, so that an operator runs the same one command whatever is installed. `confsched serve`
+starts one beside gunicorn on the embedded default (SQLite); in production run it as its own
+service (deploy/README.md). It lives in `search` because it began as search's worker.
 """
 
 from __future__ import annotations
@@ -12,17 +16,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
+from django_tasks import DEFAULT_TASK_QUEUE_NAME
 
 from confsched.search import semantic, worker
 
+GENERAL_ONLY = "running the general queue (mail) only."
+
 
 class Command(BaseCommand):
-    # The system checks load the URL patterns, views and API schemas (0.5 s) that embedding
-    # never uses; `confsched check` and `serve` (which starts the worker) run them.
+    # The system checks load the URL patterns, views and API schemas (0.5 s) that the queue's
+    # tasks may never use; `confsched check` and `serve` (which starts the worker) run them.
     requires_system_checks: list[str] = []
 
-    help = "Run search by meaning's worker: query embeddings on a socket, the embedding queue."
+    help = (
+        "Run the background worker: the task queue's general queue (mail); with the semantic "
+        "extra, also search by meaning's query socket and embedding queue."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -35,16 +45,24 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if not semantic.is_available():
-            raise CommandError(
-                "search by meaning needs the semantic extra: pip install 'confsched[semantic]'"
-            )
-        if not options["batch"]:
-            server = worker.serve_queries()
-            self.stdout.write(f"Answering search queries on {server.server_address}")
-            self.stdout.flush()
+        queues = [DEFAULT_TASK_QUEUE_NAME]
+        if not semantic.has_extra():
+            self._say(options, f"Search by meaning is off (no semantic extra): {GENERAL_ONLY}")
+        elif not semantic.is_available():
+            self._say(options, f"Search by meaning's model could not be loaded: {GENERAL_ONLY}")
+        else:
+            queues.append(worker.QUEUE)
+            if not options["batch"]:
+                server = worker.serve_queries()
+                self.stdout.write(f"Answering search queries on {server.server_address}")
+                self.stdout.flush()
         call_command(
-            "db_worker", queue_name=worker.QUEUE, interval=options["interval"],
+            "db_worker", queue_name=",".join(queues), interval=options["interval"],
             batch=options["batch"], reload=False, startup_delay=False,
             verbosity=options["verbosity"], stdout=self.stdout, stderr=self.stderr,
         )  # fmt: skip
+
+    def _say(self, options: dict[str, Any], line: str) -> None:
+        if options["verbosity"] >= 1:
+            self.stdout.write(line)
+            self.stdout.flush()

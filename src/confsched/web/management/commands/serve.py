@@ -1,5 +1,6 @@
 """confsched serve: the production server (gunicorn, static files through WhiteNoise), with
-search by meaning's worker beside it on the embedded default."""
+the background worker (mail; search by meaning's embeddings with the semantic extra) beside it
+on the embedded default."""
 
 from __future__ import annotations
 
@@ -74,13 +75,14 @@ def _as_worker() -> None:
     os.nice(WORKER_NICENESS)
 
 
-def start_worker(*, out: TextIO) -> subprocess.Popen[bytes] | None:
-    """`confsched worker` as a child process (it loads the model once for the machine and
-    embeds the queued sessions), or None without the semantic extra."""
+def start_worker(*, out: TextIO) -> subprocess.Popen[bytes]:
+    """`confsched worker` as a child process: it sends the queued mails and, with the semantic
+    extra, loads the model once for the machine and embeds the queued sessions."""
     if not has_extra():
         out.write("Search by meaning is off (no semantic extra): search finds words.\n")
-        return None
-    out.write("Starting search by meaning's worker (confsched worker)\n")
+        out.write("Starting the background worker (confsched worker): mail\n")
+    else:
+        out.write("Starting the background worker (confsched worker): mail, search by meaning\n")
     out.flush()
     return subprocess.Popen(  # noqa: S603 - our own command
         [sys.executable, "-m", "confsched.cli", "worker", "--verbosity", "0"],
@@ -105,7 +107,7 @@ _EVERY_INTERFACE = {"0.0.0.0", "::", ""}  # noqa: S104 - names them, binds nothi
 
 def own_address(address: str, *, host: str) -> None:
     """Links in mails start at CONFSCHED_BASE_URL; unset, at the address served here (forked
-    workers and the embedding worker inherit it), if a reader can open it."""
+    workers and the background worker inherit it), if a reader can open it."""
     if settings.CONFSCHED_BASE_URL or host in _EVERY_INTERFACE:
         return
     settings.CONFSCHED_BASE_URL = address
@@ -139,8 +141,9 @@ class Command(BaseCommand):
             "--threads", type=int, default=int(os.environ.get("CONFSCHED_THREADS", "1"))
         )
         parser.add_argument("--no-collectstatic", action="store_true")
-        # On the embedded default (SQLite) one machine serves everything, so `serve` runs search
-        # by meaning's worker too; with PostgreSQL it runs as its own service (deploy/README.md).
+        # On the embedded default (SQLite) one machine serves everything, so `serve` runs the
+        # background worker too (mail, and search by meaning's embeddings with the extra); with
+        # PostgreSQL it runs as its own service (deploy/README.md).
         parser.add_argument(
             "--worker", action=BooleanOptionalAction, default=None,
             help="start `confsched worker` beside gunicorn (default: on SQLite only)",

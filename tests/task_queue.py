@@ -1,0 +1,35 @@
+"""The task queue in tests: what waits in it, and `confsched worker --batch` run inside the
+test's transaction (as tests/search/test_semantic.py runs it)."""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+from unittest import mock
+
+from django.core.management import load_command_class
+
+
+def queued(**filters: Any) -> list[tuple[str, str, int, str, dict[str, Any]]]:
+    """(task path, queue, priority, status, args) of every task, oldest first."""
+    from django_tasks_db.models import DBTaskResult
+
+    fields = ("task_path", "queue_name", "priority", "status", "args_kwargs")
+    tasks = DBTaskResult.objects.filter(**filters).order_by("enqueued_at", "pk")
+    return list(tasks.values_list(*fields))
+
+
+def run_worker(*, with_extra: bool = False) -> str:
+    """`confsched worker --batch` as the command line runs it (system checks included, when
+    it asked for them), without the semantic extra unless told: what it wrote. The queue's
+    worker closes connections it finds outside autocommit, as it should in its own process;
+    here that would be the test's connection, so it is told not to."""
+    command = load_command_class("confsched.search", "worker")
+    options = vars(command.create_parser("confsched", "worker").parse_args(["--batch"]))
+    out = StringIO()
+    with (
+        mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"),
+        mock.patch("confsched.search.semantic.has_extra", return_value=with_extra),
+    ):
+        command.execute(**{**options, "skip_checks": False, "stdout": out, "stderr": StringIO()})
+    return out.getvalue()
