@@ -20,6 +20,7 @@ from confsched.programme.models import Session, Speaker
 from confsched.speakers import keeping, pruning
 from confsched.speakers.models import EditingRules, ProposedChange, SlideFile, SpeakerPhoto
 from tests.core.test_files import filesystem_settings
+from tests.task_queue import run_worker
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,11 @@ def _all_stored() -> set[str]:
     return set(pruning.stored())
 
 
-def test_replaced_files_go_and_kept_ones_stay(demo_event: Any, store: str) -> None:  # noqa: ANN401
+def test_replaced_files_go_and_kept_ones_stay(
+    demo_event: Any,
+    store: str,
+    django_capture_on_commit_callbacks: Any,  # noqa: ANN401
+) -> None:
     speaker, session = _speaker(demo_event)
     base = "https://schedule.example.org"
     keeping.keep_photo(
@@ -78,8 +83,10 @@ def test_replaced_files_go_and_kept_ones_stay(demo_event: Any, store: str) -> No
     keeping.keep_photo(
         speaker, _photo("blue"), filename="me.jpg", focus=(0.5, 0.5), by="a", base=base
     )
-    keeping.keep_slides(session, speaker, _pdf("green"), by="a", base=base)
-    keeping.keep_slides(session, speaker, _pdf("orange"), by="a", base=base)
+    for colour in ("green", "orange"):  # each with the preview the worker makes
+        with django_capture_on_commit_callbacks(execute=True):
+            keeping.keep_slides(session, speaker, _pdf(colour), by="a", base=base)
+        run_worker()
     # Under review, a waiting photo's files are kept too.
     EditingRules.objects.create(event=demo_event, review=True)
     keeping.keep_photo(

@@ -18,7 +18,7 @@ from confsched.programme.models import Session, SessionLink, Speaker
 from confsched.speakers import passes
 from confsched.speakers.models import SessionNote, SlideFile, SpeakerPass, SpeakerPhoto
 from tests.conftest import DEMO_SLUG
-from tests.task_queue import run_worker
+from tests.task_queue import queued, run_worker
 from tests.teams import on_team
 from tests.web.conftest import BASE
 
@@ -217,23 +217,44 @@ def test_a_photo_over_10_mb_is_refused_as_it_arrives(speaker: Speaker) -> None:
     assert SpeakerPhoto.objects.count() == 0
 
 
-def test_slides_are_stored_listed_and_previewed(speaker: Speaker, settings, any_store) -> None:  # noqa: ANN001
+def test_slides_are_stored_listed_and_previewed(
+    speaker: Speaker,
+    settings,
+    any_store,
+    django_capture_on_commit_callbacks,  # noqa: ANN001
+) -> None:
     settings.CONFSCHED_BASE_URL = BASE
     client, _user = _signed_in(speaker)
     session = Session.objects.filter(speaker_links__speaker=speaker).order_by("key").first()
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/sessions/{session.key}/"
-    response = client.post(
-        url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")}
-    )
+    pdf = _pdf()
+    with django_capture_on_commit_callbacks(execute=True):  # as a request's commit runs them
+        response = client.post(
+            url, {"form": "slides", "slides": _upload("talk.pdf", pdf, "application/pdf")}
+        )
     assert (response.status_code, response["Location"]) == (302, f"{url}?saved=slides&outcome=live")
     slides = SlideFile.objects.get(session=session)
-    assert (slides.kind, slides.filename, slides.pages, bool(slides.thumbnail)) == (
-        "pdf", "talk.pdf", 1, True,
+    assert (slides.kind, slides.filename, slides.pages, slides.thumbnail) == (
+        "pdf", "talk.pdf", 1, "",
     )  # fmt: skip
     held = SessionLink.objects.filter(session=session).exclude(held_by="")
     assert [(link.kind, link.url, link.title) for link in held] == [
         ("slides", f"{BASE}/media/{slides.name}", "talk.pdf"),
     ]
+    # The preview is the worker's: listed at once, shown once made.
+    assert [(path, args["args"]) for path, _q, _p, _s, args in queued()] == [
+        ("confsched.speakers.previews.make_preview", [slides.name]),
+    ]
+    public = session.get_absolute_url()
+    assert 'class="slides-preview"' not in Client().get(public).content.decode()
+    run_worker()
+    slides.refresh_from_db()
+    assert re.fullmatch(r"slides/[0-9a-f]{20}\.webp", slides.thumbnail)
+    assert f'<img src="/media/{slides.thumbnail}"' in Client().get(public).content.decode()
+    # The same bytes again: the preview is known, nothing is queued.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"form": "slides", "slides": _upload("again.pdf", pdf, "application/pdf")})
+    assert len(queued()) == 1
 
 
 def test_bad_slides_are_refused_and_the_old_ones_stay(speaker: Speaker) -> None:

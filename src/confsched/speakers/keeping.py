@@ -19,9 +19,9 @@ from confsched.interchange import programme as pm
 from confsched.programme.models import Session, Speaker
 from confsched.programme.services import clean_links, clean_speaker_values
 from confsched.speakers import photos, review, writing
-from confsched.speakers.models import ProposedChange, SessionNote, SpeakerPhoto
+from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers.previews import queue_preview
 from confsched.speakers.slides import check_slides
-from confsched.speakers.thumbnails import ThumbnailError, pdf_thumbnail
 
 Kind = ProposedChange.Kind
 
@@ -87,27 +87,30 @@ def remove_photo(speaker: Speaker, *, by: str) -> str:
 
 
 def keep_slides(session: Session, speaker: Speaker, upload: Any, *, by: str, base: str) -> str:
-    """Check the file's bytes (speakers/slides.py), store it and its first page's preview, and
-    list it on the session as its slides. UploadError before anything is stored."""
+    """Check the file's bytes (speakers/slides.py), store it, list it on the session as its
+    slides and ask the worker for a PDF's first-page preview. UploadError before anything is
+    stored."""
     review.check_open(speaker.event)
     checked = check_slides(upload, filename=getattr(upload, "name", ""), size=upload.size)
     upload.seek(0)
     name = files.save(files.SLIDES, upload, checked.content_type, filename=checked.filename)
-    thumbnail = ""
-    if checked.kind == "pdf":
-        upload.seek(0)
-        try:
-            preview = pdf_thumbnail(upload)
-        except ThumbnailError:  # the slides are fine; the page shows them without a preview
-            preview = b""
-        if preview:
-            thumbnail = files.save(files.SLIDES, preview, "image/webp", filename="preview.webp")
     values = {
         "name": name, "kind": checked.kind, "content_type": checked.content_type,
         "filename": checked.filename, "size": checked.size, "pages": checked.pages,
-        "thumbnail": thumbnail,
+        "thumbnail": _known_preview(name),
     }  # fmt: skip
-    return review.take(Kind.SLIDES, speaker, values, session=session, by=by, base=base)
+    outcome = review.take(Kind.SLIDES, speaker, values, session=session, by=by, base=base)
+    if checked.kind == "pdf" and not values["thumbnail"] and outcome != review.UNCHANGED:
+        queue_preview(name)  # made by the worker (speakers/previews.py), once this commits
+    return outcome
+
+
+def _known_preview(name: str) -> str:
+    """The preview made already for the same file (the same bytes uploaded again)."""
+    return (
+        SlideFile.objects.filter(name=name).exclude(thumbnail="")
+        .values_list("thumbnail", flat=True).first() or ""
+    )  # fmt: skip
 
 
 def remove_slides(session: Session, speaker: Speaker, *, by: str, base: str) -> str:
