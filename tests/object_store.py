@@ -56,7 +56,7 @@ class ObjectStore:
         """settings.STORAGES["default"] as settings.py makes it for this store, its keys under
         `location` (a test's own)."""
         return {
-            "BACKEND": "confsched.core.storage.ObjectStorage",
+            "BACKEND": "confsched.core.object_storage.ObjectStorage",
             "OPTIONS": {
                 "bucket_name": self.bucket, "location": location, "endpoint_url": self.endpoint, "region_name": self.region,
                 "access_key": self.access_key, "secret_key": self.secret_key,

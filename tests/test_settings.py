@@ -165,7 +165,7 @@ def test_an_object_store_from_the_environment(tmp_path: Path) -> None:
     )  # fmt: skip
     assert found == [
         "/media/",  # served by the app's media view, from the bucket
-        "confsched.core.storage.ObjectStorage",
+        "confsched.core.object_storage.ObjectStorage",
         {
             "bucket_name": "confsched", "endpoint_url": "https://s3.example.org",
             "region_name": "eu-west-1", "addressing_style": "path", "file_overwrite": False,

@@ -338,7 +338,7 @@ if CONFSCHED_S3_BUCKET and any(_S3_KEYS) and not all(_S3_KEYS):
 _MEDIA_SCHEME, _, _MEDIA_HOST_AND_PATH = CONFSCHED_MEDIA_URL.partition("://")
 if CONFSCHED_S3_BUCKET:
     MEDIA_STORAGE: dict[str, object] = {
-        "BACKEND": "confsched.core.storage.ObjectStorage",
+        "BACKEND": "confsched.core.object_storage.ObjectStorage",
         "OPTIONS": {
             "bucket_name": CONFSCHED_S3_BUCKET,
             "endpoint_url": CONFSCHED_S3_ENDPOINT_URL or None,

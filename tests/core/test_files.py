@@ -18,7 +18,8 @@ from django.core.files.storage import Storage, storages
 from django.utils.module_loading import import_string
 
 from confsched.core import files
-from confsched.core.storage import AtomicFileSystemStorage, ObjectStorage
+from confsched.core.object_storage import ObjectStorage
+from confsched.core.storage import AtomicFileSystemStorage
 from tests.object_store import ObjectStore
 
 JPEG = b"\xff\xd8\xff\xe0" + b"a photo" * 100

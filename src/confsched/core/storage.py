@@ -7,9 +7,11 @@ Each backend adds what Django's or django-storages' own lacks for these files:
   once every byte is on disk. Django's FileSystemStorage writes straight into the final name,
   so a write cut off halfway (a full disk, a killed worker, a client gone) leaves half a
   photo there, which nginx would then serve for a year as immutable.
-- `ObjectStorage` stores the type, disposition and download name each file is saved with on
-  the object itself (S3 metadata, which the object store or a CDN in front serves as they
-  are), and reads a file as a stream: S3File would first copy the whole object into memory.
+- `ObjectStorage` (core/object_storage.py, imported only where settings name it: boto3 costs
+  every web worker 20 MB) stores the type, disposition and download name each file is saved
+  with on the object itself (S3 metadata, which the object store or a CDN in front serves as
+  they are), and reads a file as a stream: S3File would first copy the whole object into
+  memory.
 
 Both answer `open_stream(name)` with the bytes as a stream and what is known of them.
 """
@@ -19,15 +21,11 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import IO, Any
-from urllib.parse import unquote
+from typing import IO
 
-from botocore.exceptions import ClientError
 from django.core.files.base import File
 from django.core.files.storage import FileSystemStorage
 from django.core.files.utils import validate_file_name
-from storages.backends.s3 import S3Storage
-from storages.utils import clean_name
 
 # Where the download name a file was saved with is kept on an S3 object (x-amz-meta-filename),
 # percent-encoded: S3 metadata travels in HTTP headers, which are ASCII.
@@ -82,32 +80,3 @@ class AtomicFileSystemStorage(FileSystemStorage):
         validate_file_name(name, allow_relative_path=True)
         stream = open(self.path(name), "rb")  # noqa: SIM115 - the response closes it
         return StoredStream(stream=stream, size=os.fstat(stream.fileno()).st_size)
-
-
-class ObjectStorage(S3Storage):
-    """django-storages' S3 backend, with per-file object parameters and streamed reads."""
-
-    def _get_write_parameters(self, name: str, content: Any = None) -> dict[str, Any]:
-        """The storage's own parameters (Cache-Control), then the file's: a File that carries
-        `object_parameters` (core/files.py's) gets its ContentType, ContentDisposition and
-        metadata stored with it in the one PUT, so no object is ever without them."""
-        params: dict[str, Any] = super()._get_write_parameters(name, content)
-        params.update(getattr(content, "object_parameters", {}))
-        return params
-
-    def open_stream(self, name: str) -> StoredStream:
-        """One GET: the body as it arrives, never the whole object in memory (S3File's way)."""
-        key = self._normalize_name(clean_name(name))
-        try:
-            answer = self.connection.meta.client.get_object(Bucket=self.bucket_name, Key=key)
-        except ClientError as error:
-            if error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") == 404:
-                raise FileNotFoundError(f"No such file: {name}") from error
-            raise
-        metadata = answer.get("Metadata", {})
-        return StoredStream(
-            stream=answer["Body"],
-            size=int(answer["ContentLength"]),
-            content_type=answer.get("ContentType", ""),
-            filename=unquote(metadata.get(FILENAME_METADATA, "")),
-        )

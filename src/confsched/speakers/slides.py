@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 from django.utils.translation import gettext, gettext_noop
-from pypdf import PdfReader
 
 from confsched.core.errors import UploadError
 from confsched.speakers import office
@@ -219,6 +218,8 @@ def _check_pdf(file: BinaryIO, size: int, head: bytes) -> int:
                 "or the export was cut off. Export it and upload it again."
             )
         )
+    from pypdf import PdfReader  # noqa: PLC0415 - 25 MB a web worker needs only for an upload
+
     file.seek(0)
     try:
         reader = PdfReader(file, strict=False)

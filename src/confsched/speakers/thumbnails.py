@@ -25,7 +25,6 @@ import threading
 from pathlib import Path
 from typing import BinaryIO
 
-import pypdfium2 as pdfium
 from django.utils.translation import gettext
 
 from confsched.core.errors import UploadError
@@ -71,6 +70,9 @@ def pdf_thumbnail(file: BinaryIO | str | os.PathLike[str] | bytes, *, width: int
 
 
 def _render_first_page(source: BinaryIO | bytes, width: int):  # noqa: ANN202 - a PIL image
+    # Imported here: only the worker renders previews; web workers need not hold PDFium.
+    import pypdfium2 as pdfium  # noqa: PLC0415
+
     try:
         document = pdfium.PdfDocument(source)
     except pdfium.PdfiumError as error:
