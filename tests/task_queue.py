@@ -24,7 +24,7 @@ def run_worker(*, with_extra: bool = False) -> str:
     it asked for them), without the semantic extra unless told: what it wrote. The queue's
     worker closes connections it finds outside autocommit, as it should in its own process;
     here that would be the test's connection, so it is told not to."""
-    command = load_command_class("confsched.search", "worker")
+    command = load_command_class("confsched.web", "worker")
     options = vars(command.create_parser("confsched", "worker").parse_args(["--batch"]))
     out = StringIO()
     with (

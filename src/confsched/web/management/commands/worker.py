@@ -8,7 +8,7 @@ tasks of the `embeddings` queue, after any mail waiting (mails have the higher p
 Without the extra (or when its model cannot be loaded) it says so and runs the general queue
 alone, so that an operator runs the same one command whatever is installed. `confsched serve`
 starts one beside gunicorn on the embedded default (SQLite); in production run it as its own
-service (deploy/README.md). It lives in `search` because it began as search's worker.
+service (deploy/README.md). It lives with `serve`, above the domains whose tasks it runs.
 """
 
 from __future__ import annotations
