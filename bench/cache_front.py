@@ -5,8 +5,8 @@ Usage: python bench/cache_front.py [--sizes 1000,5000] [--duration 8] [--connect
 
 For each size it builds an event shaped as in load.py (SQLite), serves it with `confsched
 serve` (2 workers, max-age long enough that nothing expires during the run) behind Debian's
-nginx with the deploy configuration (as tests/test_nginx.py runs it: plain HTTP, one nginx
-worker), fetches the list, the grid, a session page and schedule.xml once (the cache's MISS),
+nginx with the deploy configuration inside Debian's own nginx.conf (tests/front.py, as
+tests/test_nginx.py runs it: plain HTTP, one nginx worker), fetches the list, the grid, a session page and schedule.xml once (the cache's MISS),
 saves each gzipped body to a file that the same nginx serves with the same headers, and drives
 both with wrk (`Accept-Encoding: gzip`). Prints requests/s, p50/p99 and CPU ms per request of
 nginx's worker and of the app's workers (Python: 0 for a cached hit), and the ratio of cached
@@ -27,7 +27,7 @@ from serving import CLOCK_TICKS, cpu_ticks, fresh_site, run, served, worker_pids
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.test_nginx import NGINX, nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
+from tests.front import NGINX, nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
 
 PAGES = [
     ("list", ""),
@@ -76,7 +76,8 @@ def bench_one(size: int, args: argparse.Namespace) -> None:
         files.mkdir()
         static = Path(env["CONFSCHED_DATA_DIR"]) / "static"
         extra = (
-            f"location /files/ {{ alias {files}/; default_type text/html; "
+            # Stored gzipped: never gzipped again (Debian's nginx.conf turns gzip on).
+            f"location /files/ {{ alias {files}/; default_type text/html; gzip off; "
             'add_header Content-Encoding gzip; add_header Vary "Accept-Encoding"; }'
         )
         conf = nginx_conf(work, static=static, app_port=args.port, port=args.port + 1, extra=extra)

@@ -36,7 +36,7 @@ from serving import CLOCK_TICKS, cpu_ticks, free_port, fresh_site, served, worke
 from storm import prepare, rush, seats_held
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_nginx import nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
+from tests.front import nginx_conf, running_nginx  # noqa: E402 - the test's nginx, the same files
 
 
 def _postgres_ticks(database: str) -> int:

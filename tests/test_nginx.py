@@ -1,8 +1,9 @@
 """The production front (deploy/nginx/) with Debian's nginx before a real `confsched serve`.
 
 The deploy files are used as they are, with their paths pointed at this test's folders and a
-plain-HTTP server on a free port in place of the TLS one. Checks: a second anonymous request
-is a cache HIT that never reaches Python (gunicorn's access log), signed-in people are never
+plain-HTTP server on a free port in place of the TLS one, inside Debian's own nginx.conf
+(tests/front.py: its sendfile, tcp_nopush and gzip, as a real server has them). Checks: a second
+anonymous request is a cache HIT that never reaches Python (gunicorn's access log), signed-in people are never
 answered from the cache, a re-import is visible once the (here 2 s) max-age has passed, and an
 If-None-Match gets its 304 through the cache.
 
@@ -22,7 +23,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,16 +30,14 @@ import pytest
 
 from confsched.core import files
 from confsched.core.storage import AtomicFileSystemStorage
-from tests.conftest import DEMO_DIR, DEMO_SLUG, ROOT, unavailable
+from tests.conftest import DEMO_DIR, DEMO_SLUG, unavailable
+from tests.front import DEBIAN_CONF, NGINX, nginx_conf
 from tests.served_demo import CONFSCHED, confsched, free_port, reachable, with_demo
 
-NGINX = Path("/usr/sbin/nginx")
-DEPLOY = ROOT / "deploy" / "nginx"
 MAX_AGE = 2
 PAGE = f"/{DEMO_SLUG}/"
 TITLE = "TorchJD: Jacobian Descent in PyTorch"
 MULTILINGUAL = "in-three-languages"
-TEMPS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
 @dataclass
@@ -66,71 +64,6 @@ class Front:
                 return len(re.findall(rf'"(?:GET|HEAD) {re.escape(path)} HTTP', log))
             time.sleep(0.05)
         raise AssertionError(f"the app's access log never showed {marker}")
-
-
-def nginx_conf(
-    work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = "",
-    keepalive: int = 8, media: Path | None = None,
-) -> Path:  # fmt: skip
-    """The deploy files, their paths pointed here, in a plain-HTTP server (with `extra`
-    locations: bench/cache_front.py adds one serving files; `keepalive` connections kept to
-    the app: deploy/nginx/confsched.conf keeps 32; uploaded files from `media`, else beside
-    `static` as in the data folder)."""
-    (work / "cache").mkdir()
-    (work / "logs").mkdir()
-    media = media or static.parent / "media"
-    for name in ("confsched-http.conf", "confsched-locations.conf", "confsched-media.conf"):
-        text = (
-            (DEPLOY / name).read_text()
-            .replace("/srv/confsched/var/static/", f"{static}/")
-            .replace("/srv/confsched/var/media/", f"{media}/")
-            .replace("/etc/nginx/confsched/", f"{work}/")
-        )  # fmt: skip
-        (work / name).write_text(text)
-    conf = work / "nginx.conf"
-    # As root, nginx's workers would be another user, shut out of this test's folders.
-    user = "user root;" if os.geteuid() == 0 else ""
-    temp = "\n".join(f"    {kind}_temp_path {work / ('temp_' + kind)};" for kind in TEMPS)
-    conf.write_text(f"""
-{user}
-pid {work}/nginx.pid;
-error_log {work}/logs/error.log warn;
-daemon off;
-worker_processes {workers};
-events {{ worker_connections 256; }}
-http {{
-    include /etc/nginx/mime.types;
-    access_log {work}/logs/access.log;
-{temp}
-    upstream confsched {{ server 127.0.0.1:{app_port}; keepalive {keepalive}; }}
-    proxy_cache_path {work}/cache levels=1:2 keys_zone=confsched:10m max_size=100m
-                     inactive=1h use_temp_path=off;
-    include {work}/confsched-http.conf;
-    server {{
-        listen 127.0.0.1:{port};
-        server_name 127.0.0.1;
-        include {work}/confsched-locations.conf;
-        {extra}
-    }}
-}}
-""")
-    return conf
-
-
-@contextmanager
-def running_nginx(work: Path, conf: Path) -> Iterator[subprocess.Popen]:
-    """Debian's nginx on `conf` (from nginx_conf) for the benchmarks, given a second to listen,
-    stopped on leaving."""
-    nginx = subprocess.Popen(  # noqa: S603 - Debian's nginx, our config
-        [str(NGINX), "-p", str(work), "-c", str(conf)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        time.sleep(1)
-        yield nginx
-    finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
 
 
 def _wait_for(port: int, process: subprocess.Popen, what: str) -> None:
@@ -330,3 +263,41 @@ def test_uploaded_files_are_served_by_nginx_with_the_app_s_headers(front: Front)
                  f"/media/other/{'a' * 20}.jpg", f"/media/photos/{'0' * 20}.jpg"):  # fmt: skip
         assert _get(front, path)[0] == 404
         assert front.python_saw(path) == 0
+
+
+def test_the_front_runs_inside_debians_own_nginx_conf(front: Front) -> None:
+    """Every check here ran inside the distribution's nginx.conf: its http settings stand
+    around the site's, as on a server where the deploy files are dropped in."""
+    conf = (front.work / "nginx.conf").read_text()
+    http = conf.split("http {", 1)[1]
+    for debian_line in (
+        "sendfile on;",
+        "tcp_nopush on;",
+        "gzip on;",
+        "include /etc/nginx/mime.types;",
+    ):
+        assert re.search(rf"(?m)^\s*{re.escape(debian_line)}$", http), debian_line
+    assert f"include {front.work}/site.conf;" in http
+    assert ("sites-enabled" in conf, "/run/nginx.pid" in conf) == (False, False)
+    if DEBIAN_CONF.exists():  # the packaged file itself, changed only where it names places
+        kept = [line.strip() for line in DEBIAN_CONF.read_text().splitlines()]
+        ours = {line.strip() for line in conf.splitlines()}
+        places = (
+            "user ",
+            "pid ",
+            "error_log ",
+            "access_log ",
+            "worker_processes ",
+            "include /etc/nginx/conf.d",
+            "include /etc/nginx/sites",
+        )
+        assert [
+            line
+            for line in kept
+            if line and not line.startswith(("#", *places)) and line not in ours
+        ] == []
+    # The site's answers are not corked, whatever the outer file says: inside Debian's
+    # `tcp_nopush on` each cached page waited about 40 ms on a kept-alive connection
+    # (bench/cache_front.py). Set for the server, before its first location.
+    server = (front.work / "confsched-locations.conf").read_text().split("location ", 1)[0]
+    assert re.search(r"(?m)^tcp_nopush off;$", server)
