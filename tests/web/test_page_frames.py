@@ -10,21 +10,26 @@ whole build that renders only the cards that show something new.
 from __future__ import annotations
 
 import re
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+import redis
 from django.test import Client
 from django.utils import timezone
 
 from confsched.programme.models import Event, Level, Room, Session, SessionSpeaker, Speaker, Track
 from confsched.web.site.stencils import forget_local_stencils
-from tests.conftest import DEMO_SLUG
+from tests.conftest import DEMO_SLUG, unavailable
+from tests.served_demo import reachable
 
 pytestmark = pytest.mark.django_db
 
 BASE = f"/{DEMO_SLUG}/"
+# A database of its own (test_scale_out flushes 15), keys under a prefix of the test's own.
+REDIS = "redis://127.0.0.1:6379/14"
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
 TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"')
 FRAGMENT = {"HX-Request": "true", "HX-Target": "results"}
@@ -70,6 +75,14 @@ def _rename(event: Event) -> str:
     session.title = "TorchJD: Jacobian descent, renamed"  # its place in its slot kept
     session.save()
     return session.title
+
+
+def _import_rename(event: Event) -> str:
+    """A rename as an import makes it: the import also writes the files' digest on the event
+    (programme/services/importing.py), which no page shows."""
+    title = _rename(event)
+    Event.objects.filter(pk=event.pk).update(import_digest="f" * 64)
+    return title
 
 
 def _edit_abstract(event: Event) -> str:
@@ -173,6 +186,7 @@ def _published(event: Event):  # noqa: ANN202 - a queryset
 # and stars (English and French, unstarred and starred: 4 per session whose title changed).
 CHANGES: dict[str, tuple[Callable[[Event], str], bool, Callable[[Event], int], int]] = {
     "rename": (_rename, True, lambda event: 6, 4),
+    "import rename": (_import_rename, True, lambda event: 6, 4),
     "abstract": (_edit_abstract, True, lambda event: 0, 0),
     "cancel": (_cancel, True, lambda event: 6, 0),
     "speaker rename": (_rename_speaker, True, lambda event: 6 * _sessions_of_speaker(event), 0),
@@ -228,6 +242,19 @@ def test_spliced_pages_follow_one_change_after_another_and_a_server_start_builds
         # Its card and its star (which names it).
         assert [len(re.findall(r"TorchJD take \d", html)) for html in built.values()] == [2, 2]
         assert all(f"TorchJD take {number}" in html for html in built.values())
+    # A change of the event itself builds whole, and that page is the next frame: the next
+    # title change is spliced again.
+    _rename_event(demo_event)
+    _touch(demo_event)
+    renders.clear()
+    _pages(views)
+    assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (2, 0)
+    session.title = "TorchJD after the event's rename"
+    session.save()
+    _touch(demo_event)
+    renders.clear()
+    _pages(views)
+    assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 2)
     session.title = "TorchJD after a start"
     session.save()
     _touch(demo_event)
@@ -252,3 +279,34 @@ def test_a_search_is_built_whole_and_never_left_as_a_frame(
     settings.CONFSCHED_PAGE_STENCILS = False
     assert _pages(views) == built
     assert "Jacobian descent, renamed" in built["search"]
+
+
+def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_frame(
+    demo_event, renders: Counter[str], settings
+) -> None:
+    """With Redis, a process that found the page there (built by another) has no frame of its
+    own: it takes the one the other left in Redis, and the next change is a splice."""
+    if not reachable(6379):
+        unavailable("Redis on 127.0.0.1:6379 is needed", "CONFSCHED_REQUIRE_SERVICES")
+    prefix = f"frames-{uuid.uuid4().hex}"
+    settings.CACHES = {"default": {
+        "BACKEND": "confsched.core.caching.ForgivingRedisCache", "LOCATION": REDIS, "KEY_PREFIX": prefix,
+    }}  # fmt: skip
+    try:
+        views = {"list": ("", {}), "grid": ("grid/", {})}
+        _pages(views)  # built here: the pages and their frames kept here and in Redis
+        forget_local_stencils()  # another process, with nothing of its own
+        renders.clear()
+        _pages(views)
+        assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 0)
+        _rename(demo_event)
+        _touch(demo_event)
+        renders.clear()
+        built = _pages(views)
+        assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 2)
+        settings.CONFSCHED_PAGE_STENCILS = False
+        assert _pages(views) == built
+    finally:
+        client = redis.Redis.from_url(REDIS)
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)

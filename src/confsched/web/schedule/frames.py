@@ -14,21 +14,36 @@ filtering, counting, grouping nor template run.
 
 Anything else (a session moved, added, deleted or unpublished, a room, track or level edited, a
 rename that changes the order, the event edited, a search) builds the page whole, which becomes
-the next frame."""
+the next frame.
+
+With Redis, a frame is also put in the shared cache: a process that was handed the last page
+by another (kept() found it there) built no frame of its own, and takes that one at the next
+change rather than building the page whole."""
 
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpResponse
 
 from confsched.programme import queries
 from confsched.programme.models import Event
 from confsched.web.site.fragments import attach_cards, attach_star_urls
-from confsched.web.site.stencils import Hole, Markers, Part, Stencil, page_frames, page_outlines
+from confsched.web.site.stencils import (
+    STENCIL_TTL,
+    Hole,
+    Markers,
+    Part,
+    Stencil,
+    page_frames,
+    page_outlines,
+)
 
 # The hole names that bound a card on a page being cut into a frame (never left in a stencil).
 CARD_START, CARD_END = "card", "cardend"
@@ -53,13 +68,15 @@ class Frame:
         return self.stencil.size
 
 
-# The event's fields that say when it changed, not what it is.
-VERSIONS = frozenset({"updated_at", "embedded_at"})
+# The event's fields that say when it changed, not what it is: its version, its vectors', and
+# the digest of the files it was last imported from (every import writes it, after the
+# programme; a page that compared it rebuilt the list and grid whole after every import).
+VERSIONS = frozenset({"updated_at", "embedded_at", "import_digest"})
 
 
 def event_fields(event: Event, *extra: object) -> tuple[Any, ...]:
-    """Every field of the event but its versions (`updated_at`, and `embedded_at`, which no
-    list or grid shows), and `extra`."""
+    """Every field of the event but its versions (VERSIONS: none shows on a list or grid),
+    and `extra`."""
     fields = event._meta.concrete_fields
     return (*(getattr(event, f.attname) for f in fields if f.name not in VERSIONS), *extra)
 
@@ -77,7 +94,7 @@ def framed_stencil(
     likely-full sessions are part of `place` (the page's name)."""
     order = tuple(session.pk for session in outline)
     rows = {session.pk: (session.row, session.billing) for session in outline}
-    previous: Frame | None = page_frames.get(place)
+    previous = _previous_frame(place)
     changed = _changed(previous, event=event, order=order, rows=rows)
     if previous is not None and changed is not None:
         shown = [session.copy() for session in outline if session.pk in changed]
@@ -95,8 +112,33 @@ def framed_stencil(
         # What stencils.kept does after a build: the page's model instances and template nodes
         # in reference cycles, collected now (a splice leaves next to none: no collection).
         gc.collect()
-    page_frames.put(place, frame)
+    _keep_frame(place, frame, is_new=previous is None or frame.stencil is not previous.stencil)
     return frame.stencil
+
+
+def _shared_key(place: str) -> str | None:
+    """The frame's key in the shared cache, or None without one (the default cache then lives
+    in this process: a second copy would only double the memory)."""
+    if isinstance(caches["default"], LocMemCache):
+        return None
+    return "frame:" + hashlib.sha256(place.encode()).hexdigest()
+
+
+def _previous_frame(place: str) -> Frame | None:
+    """The last frame of `place`: this process's, else the one another process left in the
+    shared cache."""
+    found: Frame | None = page_frames.get(place)
+    if found is None and (key := _shared_key(place)) is not None:
+        found = cache.get(key)
+        if found is not None:
+            page_frames.put(place, found)
+    return found
+
+
+def _keep_frame(place: str, frame: Frame, *, is_new: bool) -> None:
+    page_frames.put(place, frame)
+    if is_new and (key := _shared_key(place)) is not None:
+        cache.set(key, frame, STENCIL_TTL)
 
 
 def _changed(

@@ -300,9 +300,11 @@ class _LocalCache:
             return stencil
 
     def put(self, key: Any, stencil: Any) -> None:
+        """Keep `stencil` under `key`, in place of what was there (a frame is replaced by the
+        next version's; a stencil's key names its content, so there it is the same)."""
         with self._lock:
             if key in self._items:
-                return
+                self._size -= self._sizeof(self._items.pop(key))
             self._items[key] = stencil
             self._size += self._sizeof(stencil)
             while self._size > self._limit and len(self._items) > 1:
