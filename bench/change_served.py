@@ -1,0 +1,148 @@
+"""What one import's change costs the next visitors, served: `confsched serve` with several
+workers on PostgreSQL and Redis, as production runs it.
+
+Usage: python bench/change_served.py [--size 5000] [--workers 4] [--rounds 3]
+                                     [--pages list,grid,...] [--label NAME]
+
+It writes a synthetic event of `size` sessions (shaped as in load.py) as a c3voc schedule.json
+and imports it with `confsched import`, serves it (`--workers` gunicorn workers, Redis in a
+database of its own, flushed), and asks every page once per worker so that each worker has
+seen it. Then, `--rounds` times: one session renamed in the file and the file imported again
+(the real import path: a new version, the files' digest written), and each page asked for by
+as many visitors at once as there are workers (new connections, no cookies), so that each
+worker answers one. Prints, per page, the slowest and the median of those first answers in
+milliseconds, over the rounds. The goal of issue 32: at 5,000 sessions, ≤ 100 ms on every
+worker for the list, the grid and a session page in every zone and language.
+
+Run it on another tree with PYTHONPATH=<tree>/src (the served commands inherit it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from serving import fresh_site, in_site, run, served
+
+REDIS = os.environ.get("CONFSCHED_BENCH_REDIS", "redis://127.0.0.1:6379/13")
+SLUG = "bench"
+WRITE = """
+import sys
+from pathlib import Path
+import django
+django.setup()
+from confsched.interchange.c3voc.write import render
+from confsched.interchange.synthetic import synthetic_programme
+size = int(sys.argv[1])
+rooms = max(10, size // 100)
+programme = synthetic_programme(
+    size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
+    slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
+)
+Path(sys.argv[2]).write_bytes(render(programme, slug="bench"))
+"""
+# (label, path under /bench/, request headers); {middle} is the renamed session's number.
+PAGES = {
+    "list": ("", {}),
+    "grid": ("grid/", {}),
+    "list fr": ("", {"Accept-Language": "fr"}),
+    "grid New York": ("grid/?tz=America/New_York", {}),
+    "session": ("sessions/s{middle}/", {}),
+    "other session": ("sessions/s{other}/", {}),
+}
+
+
+def _get(url: str, headers: dict[str, str]) -> float:
+    """Milliseconds until the whole answer was read."""
+    asked = urllib.request.Request(url, headers={"Accept-Encoding": "gzip", **headers})  # noqa: S310
+    started = time.perf_counter()
+    with urllib.request.urlopen(asked, timeout=120) as answer:  # noqa: S310 - loopback
+        answer.read()
+    return (time.perf_counter() - started) * 1000
+
+
+def _wave(url: str, headers: dict[str, str], count: int) -> list[float]:
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: _get(url, headers), range(count)))
+
+
+def _rename(path: Path, key: str, title: str) -> None:
+    """The session `key`'s title changed in the c3voc file, all else as it was."""
+    data = json.loads(path.read_text())
+    for day in data["schedule"]["conference"]["days"]:
+        for events in day["rooms"].values():
+            for event in events:
+                if event["guid"] == key or event.get("slug", "").endswith(key):
+                    event["title"] = title
+    path.write_text(json.dumps(data))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", type=int, default=5000)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pages", default=",".join(PAGES))
+    parser.add_argument("--port", type=int, default=8795)
+    parser.add_argument("--label", default="this tree")
+    args = parser.parse_args()
+    import redis
+
+    redis.Redis.from_url(REDIS).flushdb()
+    work = Path(tempfile.mkdtemp(prefix="confsched-change-served-"))
+    schedule = work / "schedule.json"
+    with fresh_site("postgres", name="confsched_change_served") as env:
+        env |= {"REDIS_URL": REDIS, "PYTHONUNBUFFERED": "1"}
+        run([sys.executable, "-c", WRITE, str(args.size), str(schedule)], env)
+        confsched = [str(Path(sys.executable).parent / "confsched")]
+        run([*confsched, "import", "--event", SLUG, "--name", "Bench", "--timezone",
+             "Europe/Brussels", "--languages", "en,fr", "--skip-embeddings", str(schedule)], env)  # fmt: skip
+        middle = args.size // 2
+        key = in_site(env, f"""
+import django; django.setup()
+from confsched.programme.models import Session
+print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[{middle}].key)
+""").strip()  # fmt: skip
+        other = in_site(env, f"""
+import django; django.setup()
+from confsched.programme.models import Session
+print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[{middle + 7}].key)
+""").strip()  # fmt: skip
+        wanted = {label: PAGES[label] for label in args.pages.split(",")}
+        base = f"http://127.0.0.1:{args.port}/{SLUG}/"
+        urls = {
+            label: (base + path.replace("s{middle}", key).replace("s{other}", other), headers)
+            for label, (path, headers) in wanted.items()
+        }
+        firsts: dict[str, list[float]] = {label: [] for label in urls}
+        with served(env, port=args.port, workers=args.workers):
+            for url, headers in urls.values():  # every worker has seen every page
+                for _ in range(3):
+                    _wave(url, headers, 2 * args.workers)
+            for number in range(args.rounds):
+                _rename(schedule, key, f"Renamed for round {number}")
+                run(
+                    [*confsched, "import", "--event", SLUG, "--skip-embeddings", str(schedule)], env
+                )
+                for label, (url, headers) in urls.items():
+                    firsts[label] += _wave(url, headers, args.workers)
+                with urllib.request.urlopen(base) as page:  # noqa: S310 - loopback
+                    if f"Renamed for round {number}" not in page.read().decode():
+                        sys.exit(f"round {number}: the import's rename is not on the list")
+        print(f"\n{args.label}: {args.size} sessions, {args.workers} workers, PostgreSQL and Redis, "
+              f"{args.rounds} imports of one rename; the first answer of each worker, ms")  # fmt: skip
+        print(f"{'page':<16} {'median':>8} {'slowest':>8}")
+        for label, times in firsts.items():
+            print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
