@@ -467,5 +467,8 @@ CONFSCHED_PAGE_STENCILS = _flag("CONFSCHED_PAGE_STENCILS", True)
 
 # Anonymous pages (no cookie of the site) are public for this many seconds, and a shared cache
 # may serve them this many more while it fetches a fresh copy (web/site/shared_cache.py).
-CONFSCHED_PUBLIC_MAX_AGE = int(os.environ.get("CONFSCHED_PUBLIC_MAX_AGE", "60"))
-CONFSCHED_PUBLIC_STALE = int(os.environ.get("CONFSCHED_PUBLIC_STALE", "300"))
+# Anonymous pages are fresh 5 s and never served stale while fresh ones can be had: a release
+# reaches every visitor through a cache in front within 5 s, and the cache asks the app at most
+# once per 5 s per page (a 304 when nothing changed). docs/caching.md.
+CONFSCHED_PUBLIC_MAX_AGE = int(os.environ.get("CONFSCHED_PUBLIC_MAX_AGE", "5"))
+CONFSCHED_PUBLIC_STALE = int(os.environ.get("CONFSCHED_PUBLIC_STALE", "0"))

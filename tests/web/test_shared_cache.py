@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 BASE = f"/{DEMO_SLUG}/"
 TORCHJD = "lightning-talk-torchjd-jacobian-descent-in-pytorch"
-PUBLIC = "public, max-age=60, stale-while-revalidate=300"
+PUBLIC = "public, max-age=5"
 PAGES = [
     "",
     "grid/",
@@ -51,11 +51,11 @@ def test_anonymous_requests_get_the_same_bytes_and_no_cookie(demo_event, path: s
     assert (first.cookies, second.cookies) == ({}, {})
     assert first.content == second.content
     assert first["ETag"] == second["ETag"]
-    expected = PUBLIC if path in PAGES + RENDERED else PUBLIC.replace("60", "300", 1)
+    expected = PUBLIC if path in PAGES + RENDERED else "public, max-age=300"
     if path.startswith("schedule.") and not path.endswith(".ics"):
         expected = PUBLIC
     if path == "now/":  # what is on now, kept half a minute
-        expected = PUBLIC.replace("60", "30", 1)
+        expected = "public, max-age=30"
     assert first["Cache-Control"] == expected
 
 

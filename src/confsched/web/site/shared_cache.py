@@ -53,12 +53,14 @@ def is_public_view(request: HttpRequest, viewer: ViewerZone) -> bool:
 
 
 def cache_publicly(response: HttpResponse, *, max_age: int | None = None) -> HttpResponse:
-    """`Cache-Control: public` for a short while, and served stale while it is refreshed."""
+    """`Cache-Control: public` for a short while, and served stale while it is refreshed when
+    CONFSCHED_PUBLIC_STALE allows it (0, the default: never)."""
+    stale = {"stale_while_revalidate": settings.CONFSCHED_PUBLIC_STALE}
     patch_cache_control(
         response,
         public=True,
         max_age=settings.CONFSCHED_PUBLIC_MAX_AGE if max_age is None else max_age,
-        stale_while_revalidate=settings.CONFSCHED_PUBLIC_STALE,
+        **(stale if settings.CONFSCHED_PUBLIC_STALE else {}),
     )
     return response
 
