@@ -4,8 +4,8 @@ export after one session was renamed, at 1,000 and 5,000 sessions.
 Usage: python bench/change_cost.py [--sizes 1000,5000] [--rounds 3] [--redis redis://127.0.0.1:6379/13]
 
 In one process, with Django's test client (no network) on a throw-away SQLite database (or
-DATABASE_URL). The event is shaped as in load.py (synthetic_programme, 10 rooms per 1,000
-sessions, two days, 1.372 speakers per session). Every page is asked for once to warm the
+DATABASE_URL). The event is shaped as in load.py (interchange.synthetic.fosdem_shaped: 10 rooms
+per 1,000 sessions, two days, 1.372 speakers per session). Every page is asked for once to warm the
 caches; then, each round, one session is renamed as the admin does it (the row saved, the
 event's `updated_at` moved) and each page is timed on its first request after the change:
 in the event's zone and English, in French (Accept-Language), and in another zone (?tz=).
@@ -75,7 +75,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from confsched.interchange.synthetic import synthetic_programme
+    from confsched.interchange.synthetic import fosdem_shaped
     from confsched.programme.models import Event, Session
     from confsched.programme.services import create_event, load_programme
     from confsched.web.site.stencils import forget_local_stencils
@@ -109,11 +109,7 @@ def main() -> None:
         f"{'sessions':>8} {'case':<8} {'page':<14} {'median ms':>9} {'min':>7} {'max':>7} {'CPU ms':>7} {'queries':>7}"
     )
     for size in (int(s) for s in args.sizes.split(",")):
-        rooms = max(10, size // 100)
-        programme = synthetic_programme(
-            size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
-            slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
-        )  # fmt: skip
+        programme = fosdem_shaped(size)
         event = create_event(slug=f"change{size}", name="Change", timezone="Europe/Brussels")
         load_programme(event, programme)
         del programme  # a served worker never holds the imported programme

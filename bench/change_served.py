@@ -40,14 +40,8 @@ from pathlib import Path
 import django
 django.setup()
 from confsched.interchange.c3voc.write import render
-from confsched.interchange.synthetic import synthetic_programme
-size = int(sys.argv[1])
-rooms = max(10, size // 100)
-programme = synthetic_programme(
-    size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
-    slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
-)
-Path(sys.argv[2]).write_bytes(render(programme, slug="bench"))
+from confsched.interchange.synthetic import fosdem_shaped
+Path(sys.argv[2]).write_bytes(render(fosdem_shaped(int(sys.argv[1])), slug="bench"))
 """
 # (label, path under /bench/, request headers); {middle} is the renamed session's number.
 PAGES = {

@@ -61,16 +61,12 @@ SETUP = textwrap.dedent(
     from django.contrib.auth import get_user_model
     from django.test import Client
     from confsched.agenda.models import AgendaItem
-    from confsched.interchange.synthetic import synthetic_programme
+    from confsched.interchange.synthetic import fosdem_shaped
     from confsched.programme.models import Session
     from confsched.programme.services import create_event, load_programme
 
     size = int(sys.argv[1])
-    rooms = max(10, size // 100)
-    programme = synthetic_programme(
-        size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
-        slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
-    )
+    programme = fosdem_shaped(size)
     event = create_event(slug="bench", name="Bench", timezone="Europe/Brussels")
     load_programme(event, programme)
     user = get_user_model().objects.create_user("attendee", password="not-used-here")

@@ -226,6 +226,16 @@ def test_after_each_kind_of_change_every_view_is_what_a_plain_render_gives(
     assert shown in built["list"]
 
 
+def _built_after_change(
+    event: Event, views: dict[str, tuple[str, dict[str, str]]], renders: Counter[str]
+) -> tuple[int, int]:
+    """The pages after a change: how many were built whole (results) and cards rendered."""
+    _touch(event)
+    renders.clear()
+    _pages(views)
+    return renders["confsched/_results.html"], renders["confsched/_card.html"]
+
+
 def test_spliced_pages_follow_one_change_after_another_and_a_server_start_builds_whole(
     demo_event, renders: Counter[str], settings
 ) -> None:
@@ -245,16 +255,10 @@ def test_spliced_pages_follow_one_change_after_another_and_a_server_start_builds
     # A change of the event itself builds whole, and that page is the next frame: the next
     # title change is spliced again.
     _rename_event(demo_event)
-    _touch(demo_event)
-    renders.clear()
-    _pages(views)
-    assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (2, 0)
+    assert _built_after_change(demo_event, views, renders) == (2, 0)
     session.title = "TorchJD after the event's rename"
     session.save()
-    _touch(demo_event)
-    renders.clear()
-    _pages(views)
-    assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 2)
+    assert _built_after_change(demo_event, views, renders) == (0, 2)
     session.title = "TorchJD after a start"
     session.save()
     _touch(demo_event)
@@ -300,10 +304,8 @@ def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_f
         _pages(views)
         assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 0)
         _rename(demo_event)
-        _touch(demo_event)
-        renders.clear()
+        assert _built_after_change(demo_event, views, renders) == (0, 2)
         built = _pages(views)
-        assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 2)
         settings.CONFSCHED_PAGE_STENCILS = False
         assert _pages(views) == built
     finally:

@@ -41,3 +41,14 @@ def synthetic_programme(
             )
         )
     return Programme(sessions=sessions, speakers=speakers)
+
+
+def fosdem_shaped(size: int) -> Programme:
+    """A programme of `size` sessions shaped like FOSDEM's, as the benchmarks use it: 10 rooms
+    per 1,000 sessions and at least 10, two days, 1.372 speakers per session, abstracts of
+    about 800 characters, slots as long as fit the days."""
+    rooms = max(10, size // 100)
+    return synthetic_programme(
+        size, rooms=rooms, days=2, people=round(size * 1.372), abstract_sentences=22,
+        slot_minutes=max(10, min(30, 24 * 60 // max(1, size // (2 * rooms)))),
+    )  # fmt: skip
