@@ -60,6 +60,20 @@ def unavailable(message: str, *required_by: str) -> NoReturn:
     pytest.skip(message)
 
 
+def pass_database() -> str:
+    """The database this pass of the suite runs on: PostgreSQL when DATABASE_URL names it
+    (make test-postgres), else SQLite (make test)."""
+    url = os.environ.get("DATABASE_URL", "")
+    return "postgres" if url.startswith(("postgres:", "postgresql:")) else "sqlite"
+
+
+def in_its_pass(database: str) -> None:
+    """A test that serves a database of its own (bench/serving.fresh_site: SQLite or PostgreSQL
+    whatever the pass's) runs once in CI, in that database's pass, not in both."""
+    if database != pass_database():
+        pytest.skip(f"served on {database}: runs in the suite's {database} pass")
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """../shared beside the checkout: skipped when absent, a failure when CI requires it."""

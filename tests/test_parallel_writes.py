@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import unavailable
+from tests.conftest import in_its_pass, unavailable
 from tests.served_demo import bench_modules, free_port, reachable
 
 WRITERS = 200
@@ -29,6 +29,7 @@ def writers() -> list[object]:
 def test_two_hundred_attendees_saving_at_once_lose_nothing(
     writers: list[object], database: str
 ) -> None:
+    in_its_pass(database)
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
     driver, serving = writers
@@ -54,6 +55,7 @@ def test_each_write_sent_twice_at_the_same_moment_is_saved_once(
 ) -> None:
     """A double tap, or the page's retry racing a first request whose answer is late: both
     are answered as saved, and the database holds one star, one seat, one rating each."""
+    in_its_pass(database)
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
     driver, serving = writers

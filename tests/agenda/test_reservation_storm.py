@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from tests.conftest import unavailable
+from tests.conftest import in_its_pass, unavailable
 from tests.served_demo import bench_modules, free_port, reachable
 
 
@@ -31,6 +31,7 @@ def storm() -> list[object]:
 def test_attendees_rush_a_workshop_s_seats(
     storm: list[object], database: str, attendees: int, seats: int, late: int
 ) -> None:
+    in_its_pass(database)
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
     driver, serving = storm
@@ -94,6 +95,7 @@ def test_two_overlapping_workshops_reserved_at_once_give_each_person_one_seat(
 ) -> None:
     """Each of 100 attendees presses "Reserve" on two overlapping workshops at the same moment:
     one press wins, the other is refused (409), and nobody holds two."""
+    in_its_pass(database)
     if database == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
     driver, serving = storm

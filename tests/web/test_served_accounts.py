@@ -29,7 +29,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.conftest import ROOT, unavailable
+from tests.conftest import ROOT, in_its_pass, unavailable
 from tests.served_demo import CONFSCHED, bench_modules, free_port, reachable
 
 WORKERS = 4
@@ -112,6 +112,7 @@ class Site:
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def site(request: pytest.FixtureRequest) -> Iterator[Site]:
+    in_its_pass(request.param)
     if request.param == "postgres" and not reachable(5432):
         unavailable("PostgreSQL on 5432 is needed", "CONFSCHED_REQUIRE_SERVICES")
     (serving,) = bench_modules("serving")
