@@ -14,7 +14,8 @@ worker answers one. Prints, per page, the slowest and the median of those first 
 milliseconds, over the rounds. The goal of issue 32: at 5,000 sessions, ≤ 100 ms on every
 worker for the list, the grid and a session page in every zone and language.
 
-Run it on another tree with PYTHONPATH=<tree>/src (the served commands inherit it).
+Run it on another tree with PYTHONPATH=<tree>/src (the served commands inherit it; the file is
+written by this tree's code).
 """
 
 from __future__ import annotations
@@ -95,7 +96,9 @@ def main() -> None:
     schedule = work / "schedule.json"
     with fresh_site("postgres", name="confsched_change_served") as env:
         env |= {"REDIS_URL": REDIS, "PYTHONUNBUFFERED": "1"}
-        run([sys.executable, "-c", WRITE, str(args.size), str(schedule)], env)
+        # The file is written by this tree's code whatever tree is served (PYTHONPATH).
+        this_tree = {name: value for name, value in env.items() if name != "PYTHONPATH"}
+        run([sys.executable, "-c", WRITE, str(args.size), str(schedule)], this_tree)
         confsched = [str(Path(sys.executable).parent / "confsched")]
         run([*confsched, "import", "--event", SLUG, "--name", "Bench", "--timezone",
              "Europe/Brussels", "--languages", "en,fr", "--skip-embeddings", str(schedule)], env)  # fmt: skip
