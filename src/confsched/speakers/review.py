@@ -175,7 +175,9 @@ def reject(event: Event, pk: int, *, by: str, reason: str) -> Decision:
 
 def _waiting(event: Event, pk: int) -> ProposedChange:
     change = (
-        ProposedChange.objects.select_for_update()
+        # Only the proposal's row is locked: its session is a nullable (outer) join, which
+        # PostgreSQL will not lock.
+        ProposedChange.objects.select_for_update(of=("self",))
         .select_related("speaker__event", "session__event")
         .filter(pk=pk, speaker__event=event)
         .first()
