@@ -119,8 +119,11 @@ def _post(
     connection: http.client.HTTPConnection, attendee: Attendee, action: str, *, key: str = KEY,
     close: bool = False,
 ) -> int:  # fmt: skip
-    """What htmx sends when the seat button is pressed."""
+    """What htmx sends when the seat button ("reserve", "cancel") or the star ("star") is
+    pressed."""
     extra = {"HX-Request": "true", **({"Connection": "close"} if close else {})}
+    if action == "star":
+        return post_form(connection, attendee, f"/{EVENT}/sessions/{key}/star", "starred=1", extra)
     path = f"/{EVENT}/sessions/{key}/reserve"
     return post_form(connection, attendee, path, f"action={action}", extra)
 
@@ -129,8 +132,8 @@ def rush(
     port: int, requests: list[tuple[Attendee, str]] | list[tuple[Attendee, str, str]], *,
     clients: int = 50, fresh: bool = False,
 ) -> Rush:  # fmt: skip
-    """Send every (attendee, "reserve" or "cancel"[, session key: the workshop's when left
-    out]) at once from `clients` connections, each request on its own after a common start;
+    """Send every (attendee, "reserve", "cancel" or "star"[, session key: the workshop's when
+    left out]) at once from `clients` connections, each request on its own after a common start;
     returns what came back. `fresh`: each attendee on a connection of their own (as phones
     are), else each client's connection kept alive from one attendee's request to the next."""
     result = Rush(statuses=[0] * len(requests), latencies=[0.0] * len(requests))

@@ -77,13 +77,15 @@ def outer_conf(work: Path, *, site: Path, workers: int) -> str:
 
 
 def nginx_conf(
-    work: Path, *, static: Path, app_port: int, port: int, workers: int = 1, extra: str = "",
-    keepalive: int = 8, media: Path | None = None,
+    work: Path, *, static: Path, app_port: int = 0, port: int, workers: int = 1, extra: str = "",
+    keepalive: int = 8, media: Path | None = None, apps: list[str] | None = None,
 ) -> Path:  # fmt: skip
     """The deploy files, their paths pointed here, in a plain-HTTP server inside Debian's
     nginx.conf (with `extra` locations: bench/cache_front.py adds one serving files;
     `keepalive` connections kept to the app: deploy/nginx/confsched.conf keeps 32; uploaded
-    files from `media`, else beside `static` as in the data folder)."""
+    files from `media`, else beside `static` as in the data folder). The app is at
+    127.0.0.1:`app_port`, or at each "address:port" of `apps` (several hosts, as in
+    deploy/README.md)."""
     (work / "cache").mkdir()
     (work / "logs").mkdir()
     media = media or static.parent / "media"
@@ -95,10 +97,11 @@ def nginx_conf(
             .replace("/etc/nginx/confsched/", f"{work}/")
         )  # fmt: skip
         (work / name).write_text(text)
+    servers = " ".join(f"server {app};" for app in apps or [f"127.0.0.1:{app_port}"])
     temp = "\n".join(f"{kind}_temp_path {work / ('temp_' + kind)};" for kind in TEMPS)
     site = work / "site.conf"
     site.write_text(f"""{temp}
-upstream confsched {{ server 127.0.0.1:{app_port}; keepalive {keepalive}; }}
+upstream confsched {{ {servers} keepalive {keepalive}; }}
 proxy_cache_path {work}/cache levels=1:2 keys_zone=confsched:10m max_size=100m
                  inactive=1h use_temp_path=off;
 include {work}/confsched-http.conf;
