@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from confsched.programme.models import Event, Session
 from confsched.search import semantic
-from confsched.search.words import WordIndex, keyword_scores, keywords
+from confsched.search.words import WordIndex, counted_keywords, keyword_scores, keywords
 from tests.search.test_semantic import EDGE, MCU, _titles, without_model  # noqa: F401
 
 TEXTS = {1: "phones", 2: "phones and models, models", 3: "Models on phones", 4: "GPUs"}
@@ -22,6 +22,17 @@ def test_keyword_scores_rank_by_words_matched_then_hits() -> None:
     assert keyword_scores("phones gpus", TEXTS) == [4, 1, 2, 3]
     assert keyword_scores("", TEXTS) == []
     assert keyword_scores("the on and", TEXTS) == []
+
+
+def test_an_index_made_again_after_a_change_counts_only_the_new_texts() -> None:
+    counted_keywords.cache_clear()
+    first = WordIndex.of(TEXTS)
+    again = WordIndex.of({**TEXTS, 3: "Models on watches"})
+    info = counted_keywords.cache_info()
+    assert (info.misses, info.hits) == (5, 3)
+    assert counted_keywords("Models on phones, models") == (("models", 2), ("phones", 1))
+    assert first.scores("watches", among=TEXTS) == []
+    assert again.scores("watches phones", among=TEXTS) == [3, 1, 2]
 
 
 def test_a_word_weighs_by_the_texts_holding_it_among_those_asked() -> None:

@@ -30,7 +30,7 @@ from django.utils import timezone
 from confsched.programme.models import Event, Session
 from confsched.search.encoder import load_encoder
 from confsched.search.models import SessionEmbedding
-from confsched.search.words import WordIndex, keyword_scores
+from confsched.search.words import WordIndex
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -62,6 +62,7 @@ Version = tuple[datetime | None, ...]
 _vectors: dict[int, tuple[Version, tuple[list[int], Any]]] = {}
 _listed: dict[int, tuple[Version, tuple[int, ...]]] = {}
 _word_indexes: dict[int, tuple[Version, WordIndex]] = {}
+_title_indexes: dict[int, tuple[Version, WordIndex]] = {}
 _vectors_lock = threading.Lock()
 KeptT = TypeVar("KeptT")
 
@@ -395,10 +396,20 @@ def similar_sessions(session: Session, *, limit: int = 5) -> list[Session]:
     candidates = listed_ids(event)
     ids = similar_session_ids(session, candidates=candidates, limit=limit)
     if not ids:
-        others = [pk for pk in candidates if pk != session.pk]
-        texts = dict(Session.objects.filter(pk__in=others).values_list("pk", "title"))
-        ids = keyword_scores(session.title, texts)[:limit]
+        others = set(candidates) - {session.pk}
+        ids = title_index(event).scores(session.title, among=others)[:limit]
     return sessions_in_order(event, ids)
+
+
+def title_index(event: Event) -> WordIndex:
+    """The words of the titles of the sessions similar sessions may show, kept per process
+    until the event changes: a session page's similar sessions by words (no vectors) cost the
+    postings of its title's words, not a pass over every title."""
+    return _per_version(
+        _title_indexes,
+        event,
+        lambda: WordIndex.of(dict(_listed_sessions(event).values_list("pk", "title"))),
+    )
 
 
 @dataclass(frozen=True)

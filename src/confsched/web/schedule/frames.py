@@ -16,13 +16,12 @@ Anything else (a session moved, added, deleted or unpublished, a room, track or 
 rename that changes the order, the event edited, a search) builds the page whole, which becomes
 the next frame.
 
-With Redis, a frame is also put in the shared cache: a process that was handed the last page
-by another (kept() found it there) built no frame of its own, and takes that one at the next
-change rather than building the page whole."""
+With Redis, a frame built whole is also put in the shared cache: a process that was handed the
+last page by another (kept() found it there) built no frame of its own, and takes that one at
+the next change rather than building the page whole."""
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from confsched.web.site.stencils import (
     Markers,
     Part,
     Stencil,
+    collect_after_response,
     page_frames,
     page_outlines,
 )
@@ -110,9 +110,13 @@ def framed_stencil(
                      stars=star_parts(sessions), status=page.status_code)  # fmt: skip
         del page, sessions
         # What stencils.kept does after a build: the page's model instances and template nodes
-        # in reference cycles, collected now (a splice leaves next to none: no collection).
-        gc.collect()
-    _keep_frame(place, frame, is_new=previous is None or frame.stencil is not previous.stencil)
+        # in reference cycles, collected once the answer is sent (a splice leaves next to
+        # none: no collection).
+        collect_after_response()
+    # Only a page built whole goes to the shared cache: pickling a frame of 5,000 sessions
+    # for Redis took 0.1 s, which a splice does not need. A process that takes an older frame
+    # from there finds more cards changed since it, and splices them all the same.
+    _keep_frame(place, frame, share=changed is None or previous is None)
     return frame.stencil
 
 
@@ -135,9 +139,9 @@ def _previous_frame(place: str) -> Frame | None:
     return found
 
 
-def _keep_frame(place: str, frame: Frame, *, is_new: bool) -> None:
+def _keep_frame(place: str, frame: Frame, *, share: bool) -> None:
     page_frames.put(place, frame)
-    if is_new and (key := _shared_key(place)) is not None:
+    if share and (key := _shared_key(place)) is not None:
         cache.set(key, frame, STENCIL_TTL)
 
 
