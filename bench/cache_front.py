@@ -6,7 +6,8 @@ Usage: python bench/cache_front.py [--sizes 1000,5000] [--duration 8] [--connect
 For each size it builds an event shaped as in load.py (SQLite), serves it with `confsched
 serve` (2 workers, max-age long enough that nothing expires during the run) behind Debian's
 nginx with the deploy configuration inside Debian's own nginx.conf (tests/front.py, as
-tests/test_nginx.py runs it: plain HTTP, one nginx worker), fetches the list, the grid, a session page and schedule.xml once (the cache's MISS),
+tests/test_nginx.py runs it, one nginx worker; over plain HTTP and over HTTPS with a certificate
+made for the run), fetches the list, the grid, a session page and schedule.xml once (the cache's MISS),
 saves each gzipped body to a file that the same nginx serves with the same headers, and drives
 both with wrk (`Accept-Encoding: gzip`). Prints requests/s, p50/p99 and CPU ms per request of
 nginx's worker and of the app's workers (Python: 0 for a cached hit), and the ratio of cached
@@ -80,17 +81,21 @@ def bench_one(size: int, args: argparse.Namespace) -> None:
             f"location /files/ {{ alias {files}/; default_type text/html; gzip off; "
             'add_header Content-Encoding gzip; add_header Vary "Accept-Encoding"; }'
         )
-        conf = nginx_conf(work, static=static, app_port=args.port, port=args.port + 1, extra=extra)
+        conf = nginx_conf(
+            work, static=static, app_port=args.port, port=args.port + 1, extra=extra,
+            tls_port=args.port + 2,
+        )  # fmt: skip
         with (
             served(env, port=args.port, workers=2) as server,
             running_nginx(work, conf) as nginx,
         ):
             pids = {"nginx": nginx.pid, "python": server.pid}
             front = f"http://127.0.0.1:{args.port + 1}"
+            fronts = {"http": front, "https": f"https://127.0.0.1:{args.port + 2}"}
             print(f"\n{size} sessions")
             print(
-                f"{'page':<13} {'served':<7} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-                f"{'nginx ms':>9} {'Python ms':>9} {'bytes':>8} {'x static':>8}"
+                f"{'page':<13} {'scheme':<6} {'served':<7} {'req/s':>9} {'p50 ms':>7} "
+                f"{'p99 ms':>7} {'nginx ms':>9} {'Python ms':>9} {'bytes':>8} {'x static':>8}"
             )
             for label, path in PAGES:
                 path = f"/bench/{path.format(middle=size // 2)}"
@@ -98,20 +103,22 @@ def bench_one(size: int, args: argparse.Namespace) -> None:
                 name = label.replace(".", "_")
                 (files / name).write_bytes(body)
                 assert _fetch(front + path)[1]["X-Cache-Status"] == "HIT", label
-                cached = _measure(front + path, pids, args)
-                plain = _measure(f"{front}/files/{name}", pids, args)
-                ratio = (
-                    cached["requests"] / cached["seconds"] / (plain["requests"] / plain["seconds"])
-                )
-                for served_by, found in (("cache", cached), ("file", plain)):
-                    print(
-                        f"{label:<13} {served_by:<7} "
-                        f"{found['requests'] / found['seconds']:>9.0f} {found['p50']:>7.2f} "
-                        f"{found['p99']:>7.2f} {found['nginx ms']:>9.3f} "
-                        f"{found['python ms']:>9.3f} {len(body):>8} "
-                        + (f"{ratio:>8.2f}" if served_by == "cache" else ""),
-                        flush=True,
-                    )
+                for scheme, base in fronts.items():
+                    cached = _measure(base + path, pids, args)
+                    plain = _measure(f"{base}/files/{name}", pids, args)
+                    ratio = (
+                        cached["requests"] / cached["seconds"]
+                        / (plain["requests"] / plain["seconds"])
+                    )  # fmt: skip
+                    for served_by, found in (("cache", cached), ("file", plain)):
+                        print(
+                            f"{label:<13} {scheme:<6} {served_by:<7} "
+                            f"{found['requests'] / found['seconds']:>9.0f} {found['p50']:>7.2f} "
+                            f"{found['p99']:>7.2f} {found['nginx ms']:>9.3f} "
+                            f"{found['python ms']:>9.3f} {len(body):>8} "
+                            + (f"{ratio:>8.2f}" if served_by == "cache" else ""),
+                            flush=True,
+                        )
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 workers on PostgreSQL and Redis, as production runs it.
 
 Usage: python bench/change_served.py [--size 5000] [--workers 4] [--rounds 3]
-                                     [--pages list,grid,...] [--label NAME]
+                                     [--pages list,grid,...] [--label NAME] [--front]
 
 It writes a synthetic event of `size` sessions (shaped as in load.py) as a c3voc schedule.json
 and imports it with `confsched import`, serves it (`--workers` gunicorn workers, Redis in a
@@ -14,6 +14,10 @@ worker answers one. Prints, per page, the slowest and the median of those first 
 milliseconds, over the rounds. The goal of issue 32: at 5,000 sessions, ≤ 100 ms on every
 worker for the list, the grid and a session page in every zone and language.
 
+With --front, the shipped nginx (inside Debian's nginx.conf, tests/front.py) stands in front
+with the app's default max-age, and `--rounds` more imports measure how soon a visitor asking
+the list through it every 0.1 s sees the rename, and how many of its answers reached Python.
+
 Run it on another tree with PYTHONPATH=<tree>/src (the served commands inherit it; the file is
 written by this tree's code).
 """
@@ -21,6 +25,7 @@ written by this tree's code).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -28,10 +33,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from serving import fresh_site, in_site, run, served
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.front import nginx_conf, running_nginx  # noqa: E402 - the tests' nginx, the same files
 
 REDIS = os.environ.get("CONFSCHED_BENCH_REDIS", "redis://127.0.0.1:6379/13")
 SLUG = "bench"
@@ -80,6 +89,50 @@ def _rename(path: Path, key: str, title: str) -> None:
     path.write_text(json.dumps(data))
 
 
+@contextlib.contextmanager
+def _front(env: dict[str, str], args: argparse.Namespace) -> Iterator[None]:
+    """The shipped nginx (inside Debian's nginx.conf) in front of the served app, on --port + 1."""
+    work = Path(tempfile.mkdtemp(prefix="confsched-change-served-front-"))
+    static = Path(env["CONFSCHED_DATA_DIR"]) / "static"
+    conf = nginx_conf(work, static=static, app_port=args.port, port=args.port + 1)
+    with running_nginx(work, conf):
+        yield
+
+
+def _seen_through_front(
+    args: argparse.Namespace, schedule: Path, key: str, title: str, env: dict[str, str]
+) -> tuple[float, int, float]:
+    """One visitor asks for the list through the front every 0.1 s, before and after an import
+    of one rename: seconds from the import's end until the rename showed, how many of the
+    visitor's answers reached Python (X-Cache-Status other than HIT), and over how long."""
+    url = f"http://127.0.0.1:{args.port + 1}/{SLUG}/"
+    statuses: list[str] = []
+    began = time.monotonic()
+
+    def ask() -> str:
+        asked = urllib.request.Request(url, headers={"Accept-Encoding": "identity"})  # noqa: S310
+        with urllib.request.urlopen(asked, timeout=60) as answer:  # noqa: S310 - loopback
+            statuses.append(answer.headers.get("X-Cache-Status", ""))
+            return answer.read().decode()
+
+    for _ in range(30):  # a while of visits before the change
+        ask()
+        time.sleep(0.1)
+    _rename(schedule, key, title)
+    run([str(Path(sys.executable).parent / "confsched"), "import", "--event", SLUG,
+         "--skip-embeddings", str(schedule)], env)  # fmt: skip
+    imported = time.monotonic()
+    while title not in ask():
+        if time.monotonic() - imported > 120:
+            sys.exit(f"{title!r} not through the front after 120 s")
+        time.sleep(0.1)
+    delay = time.monotonic() - imported
+    for _ in range(30):  # and after it
+        ask()
+        time.sleep(0.1)
+    return delay, sum(status != "HIT" for status in statuses), time.monotonic() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=5000)
@@ -88,6 +141,10 @@ def main() -> None:
     parser.add_argument("--pages", default=",".join(PAGES))
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--label", default="this tree")
+    parser.add_argument(
+        "--front", action="store_true",
+        help="also: how soon an import shows through the shipped nginx (on --port + 1)",
+    )  # fmt: skip
     args = parser.parse_args()
     import redis
 
@@ -120,7 +177,8 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
             for label, (path, headers) in wanted.items()
         }
         firsts: dict[str, list[float]] = {label: [] for label in urls}
-        with served(env, port=args.port, workers=args.workers):
+        front = _front(env, args) if args.front else contextlib.nullcontext()
+        with served(env, port=args.port, workers=args.workers), front:
             for url, headers in urls.values():  # every worker has seen every page
                 for _ in range(3):
                     _wave(url, headers, 2 * args.workers)
@@ -134,11 +192,23 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
                 with urllib.request.urlopen(base) as page:  # noqa: S310 - loopback
                     if f"Renamed for round {number}" not in page.read().decode():
                         sys.exit(f"round {number}: the import's rename is not on the list")
+            if args.front:
+                seen = [
+                    _seen_through_front(args, schedule, key, f"Through the front {number}", env)
+                    for number in range(args.rounds)
+                ]
         print(f"\n{args.label}: {args.size} sessions, {args.workers} workers, PostgreSQL and Redis, "
               f"{args.rounds} imports of one rename; the first answer of each worker, ms")  # fmt: skip
         print(f"{'page':<16} {'median':>8} {'slowest':>8}")
         for label, times in firsts.items():
             print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f}", flush=True)
+        if args.front:
+            print("\nthrough the front (nginx, max-age as configured), one visitor asking the "
+                  "list every 0.1 s: seconds from the import's end until it saw the rename, and "
+                  "its answers that reached Python (not HIT) per 5 s")  # fmt: skip
+            for delay, reached, span in seen:
+                print(f"visible after {delay:5.2f} s; {reached} of its answers reached Python "
+                      f"in {span:.1f} s ({5 * reached / span:.2f} per 5 s)")  # fmt: skip
 
 
 if __name__ == "__main__":

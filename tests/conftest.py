@@ -67,6 +67,32 @@ def pass_database() -> str:
     return "postgres" if url.startswith(("postgres:", "postgresql:")) else "sqlite"
 
 
+# Folders whose tests that touch no database (no database fixture, no django_db mark: the
+# formats' readers and writers, the model behind search) give the same result on either: they
+# run in the SQLite pass only, and CI's PostgreSQL pass spends its minutes on what differs.
+SAME_ON_EVERY_DATABASE = ("interchange", "search")
+_DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+     "live_server"}
+)  # fmt: skip
+
+
+def touches_a_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        _DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if pass_database() != "postgres":
+        return
+    skip = pytest.mark.skip(reason="touches no database: runs in the SQLite pass")
+    for item in items:
+        folder = Path(str(item.path)).relative_to(ROOT / "tests").parts[0]
+        if folder in SAME_ON_EVERY_DATABASE and not touches_a_database(item):
+            item.add_marker(skip)
+
+
 def in_its_pass(database: str) -> None:
     """A test that serves a database of its own (bench/serving.fresh_site: SQLite or PostgreSQL
     whatever the pass's) runs once in CI, in that database's pass, not in both."""

@@ -79,13 +79,15 @@ def outer_conf(work: Path, *, site: Path, workers: int) -> str:
 def nginx_conf(
     work: Path, *, static: Path, app_port: int = 0, port: int, workers: int = 1, extra: str = "",
     keepalive: int = 8, media: Path | None = None, apps: list[str] | None = None,
+    tls_port: int | None = None,
 ) -> Path:  # fmt: skip
     """The deploy files, their paths pointed here, in a plain-HTTP server inside Debian's
     nginx.conf (with `extra` locations: bench/cache_front.py adds one serving files;
     `keepalive` connections kept to the app: deploy/nginx/confsched.conf keeps 32; uploaded
     files from `media`, else beside `static` as in the data folder). The app is at
     127.0.0.1:`app_port`, or at each "address:port" of `apps` (several hosts, as in
-    deploy/README.md)."""
+    deploy/README.md). `tls_port`: the same server over HTTPS too, on that port, with a
+    certificate for 127.0.0.1 made for the run (self_signed)."""
     (work / "cache").mkdir()
     (work / "logs").mkdir()
     media = media or static.parent / "media"
@@ -99,6 +101,20 @@ def nginx_conf(
         (work / name).write_text(text)
     servers = " ".join(f"server {app};" for app in apps or [f"127.0.0.1:{app_port}"])
     temp = "\n".join(f"{kind}_temp_path {work / ('temp_' + kind)};" for kind in TEMPS)
+    tls = ""
+    if tls_port is not None:
+        certificate, key = self_signed(work)
+        # As deploy/nginx/confsched.conf's TLS server, less http2 (wrk speaks HTTP/1.1).
+        tls = f"""server {{
+    listen 127.0.0.1:{tls_port} ssl;
+    server_name 127.0.0.1;
+    ssl_certificate {certificate};
+    ssl_certificate_key {key};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:confsched_tls:10m;
+    include {work}/confsched-locations.conf;
+    {extra}
+}}"""
     site = work / "site.conf"
     site.write_text(f"""{temp}
 upstream confsched {{ {servers} keepalive {keepalive}; }}
@@ -111,10 +127,23 @@ server {{
     include {work}/confsched-locations.conf;
     {extra}
 }}
+{tls}
 """)
     conf = work / "nginx.conf"
     conf.write_text(outer_conf(work, site=site, workers=workers))
     return conf
+
+
+def self_signed(work: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 (P-256, a day) and its key, made with openssl in `work`."""
+    certificate, key = work / "tls.crt", work / "tls.key"
+    subprocess.run(  # noqa: S603 - openssl with our own arguments
+        ["/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(certificate)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return certificate, key
 
 
 @contextmanager
