@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from serving import fresh_site, in_site, run, served
+from serving import CLOCK_TICKS, cpu_ticks, fresh_site, in_site, run, served, worker_pids
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.front import nginx_conf, running_nginx  # noqa: E402 - the tests' nginx, the same files
@@ -177,9 +177,12 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
             for label, (path, headers) in wanted.items()
         }
         firsts: dict[str, list[float]] = {label: [] for label in urls}
+        cpu: dict[str, list[float]] = {label: [] for label in urls}
         front = _front(env, args) if args.front else contextlib.nullcontext()
-        with served(env, port=args.port, workers=args.workers), front:
+        with served(env, port=args.port, workers=args.workers) as server, front:
+            workers = worker_pids(server.pid)
             for url, headers in urls.values():  # every worker has seen every page
+                _get(url, headers)  # built once, alone (cold, a 5,000-session grid takes seconds)
                 for _ in range(3):
                     _wave(url, headers, 2 * args.workers)
             for number in range(args.rounds):
@@ -188,7 +191,10 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
                     [*confsched, "import", "--event", SLUG, "--skip-embeddings", str(schedule)], env
                 )
                 for label, (url, headers) in urls.items():
+                    before = cpu_ticks(workers)
                     firsts[label] += _wave(url, headers, args.workers)
+                    used = (cpu_ticks(workers) - before) * 1000 / CLOCK_TICKS
+                    cpu[label].append(used / args.workers)
                 with urllib.request.urlopen(base) as page:  # noqa: S310 - loopback
                     if f"Renamed for round {number}" not in page.read().decode():
                         sys.exit(f"round {number}: the import's rename is not on the list")
@@ -199,9 +205,12 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
                 ]
         print(f"\n{args.label}: {args.size} sessions, {args.workers} workers, PostgreSQL and Redis, "
               f"{args.rounds} imports of one rename; the first answer of each worker, ms")  # fmt: skip
-        print(f"{'page':<16} {'median':>8} {'slowest':>8}")
+        print(f"(load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}; CPU: "
+              "the web workers' CPU time during a wave over its answers, median of the rounds)")  # fmt: skip
+        print(f"{'page':<16} {'median':>8} {'slowest':>8} {'CPU':>8}")
         for label, times in firsts.items():
-            print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f}", flush=True)
+            print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f} "
+                  f"{statistics.median(cpu[label]):>8.0f}", flush=True)  # fmt: skip
         if args.front:
             print("\nthrough the front (nginx, max-age as configured), one visitor asking the "
                   "list every 0.1 s: seconds from the import's end until it saw the rename, and "

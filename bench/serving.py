@@ -68,10 +68,13 @@ def fresh_site(database: str, *, name: str) -> Iterator[dict[str, str]]:
 
 @contextmanager
 def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subprocess.Popen]:
-    """`confsched serve` on 127.0.0.1:`port`, once it answers; stopped on leaving."""
+    """`confsched serve` on 127.0.0.1:`port`, once it answers; stopped on leaving. Its output
+    goes to the file CONFSCHED_BENCH_LOG names, if set (a benchmark that got a 500)."""
+    log = os.environ.get("CONFSCHED_BENCH_LOG")
+    output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     server = subprocess.Popen(  # noqa: S603 - our own command
         [str(BIN / "confsched"), "serve", "--port", str(port), "--workers", str(workers)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=output, stderr=output,
     )  # fmt: skip
     try:
         for _ in range(600):  # collectstatic and the first worker: up to 2 minutes
@@ -91,6 +94,8 @@ def served(env: dict[str, str], *, port: int, workers: int) -> Iterator[subproce
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
+        if log:
+            output.close()  # type: ignore[union-attr]
 
 
 def free_port() -> int:

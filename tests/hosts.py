@@ -15,10 +15,8 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +24,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+from tests.relay import Relay
 
 BIN = Path(sys.executable).parent
 IP = "/usr/sbin/ip"
@@ -44,50 +44,6 @@ def can_make_namespaces() -> bool:
         return False
     subprocess.run([IP, "netns", "delete", name], capture_output=True, check=False)  # noqa: S603
     return True
-
-
-class Relay:
-    """Connections to `listen` passed on to `target`, both ways: PostgreSQL's and Redis's
-    loopback ports as a host in a namespace reaches them over its link. A connection whose
-    host died is closed at both ends, as the server would see it from a real network."""
-
-    def __init__(self, listen: tuple[str, int], target: tuple[str, int]) -> None:
-        self.target = target
-        self.server = socket.create_server(listen)
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:  # closed
-                return
-            try:
-                upstream = socket.create_connection(self.target, timeout=10)
-            except OSError:
-                client.close()
-                continue
-            upstream.settimeout(None)
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(1 << 16):
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, sink):
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-            source.close()
-
-    def close(self) -> None:
-        self.server.close()
 
 
 @dataclass
@@ -201,7 +157,8 @@ def app_hosts(env: dict[str, str], *, count: int = 3, workers: int = 2) -> Itera
                 namespace, near, address = stack.enter_context(_namespace(number, subnet))
                 for variable, port in (("DATABASE_URL", 5432), ("REDIS_URL", 6379)):
                     relay = Relay((near, port), ("127.0.0.1", port))
-                    stack.callback(relay.close)
+                    relay.start()
+                    stack.callback(relay.stop)
                     host_env[variable] = _pointed_at(env[variable], near)
                 command = [IP, "netns", "exec", namespace, str(BIN / "confsched")]
                 bind = "0.0.0.0"  # noqa: S104 - every address of its own namespace

@@ -8,8 +8,6 @@ Needs PostgreSQL on this machine; skips without it, unless CONFSCHED_REQUIRE_SER
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,73 +16,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import unavailable
+from tests.relay import Relay
 from tests.served_demo import free_port, reachable, served, with_demo
 
 POSTGRES = os.environ.get("CONFSCHED_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432")
 DATABASE = "confsched_resilience"
-
-
-class Relay:
-    """Forwards 127.0.0.1:port to PostgreSQL; `restart` drops every connection, `stop` also
-    stops listening, `start` listens again on the same port."""
-
-    def __init__(self, port: int, target: tuple[str, int]) -> None:
-        self.port, self.target = port, target
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        self.listener: socket.socket | None = None
-
-    def start(self) -> None:
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(64)
-        self.listener = listener
-        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
-
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                client, _ = listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(self.target)
-            with self.lock:
-                self.sockets += [client, server]
-            for source, sink in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, sink):
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def restart(self) -> None:
-        with self.lock:
-            for end in self.sockets:
-                try:
-                    end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                end.close()
-            self.sockets = []
-
-    def stop(self) -> None:
-        if self.listener is not None:
-            # shutdown wakes the thread blocked in accept(); close alone would not.
-            self.listener.shutdown(socket.SHUT_RDWR)
-            self.listener.close()
-            self.listener = None
-        self.restart()
 
 
 def _status(url: str) -> tuple[int, str, str]:
@@ -105,14 +41,14 @@ def served_through_relay(tmp_path: Path) -> Iterator[tuple[str, Relay]]:
     with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
         connection.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
         connection.execute(f"CREATE DATABASE {DATABASE}")
-    relay = Relay(free_port(), ("127.0.0.1", 5432))
+    relay = Relay(("127.0.0.1", free_port()), ("127.0.0.1", 5432))
     relay.start()
     env = {
         k: v for k, v in os.environ.items() if k not in {"DEBUG", "CONFSCHED_TESTING", "REDIS_URL"}
     } | {
         "SECRET_KEY": "s" * 50,
         "CONFSCHED_DATA_DIR": str(tmp_path),
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{relay.port}/{DATABASE}",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{relay.listen[1]}/{DATABASE}",
     }  # fmt: skip
     with_demo(env)
     try:
