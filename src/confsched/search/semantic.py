@@ -168,22 +168,23 @@ class EmbeddingReport:
     is_available: bool = True
 
 
-def stale_sessions(event: Event) -> tuple[int, list[tuple[Session, str, str]]]:
-    """The number of the event's sessions, and those whose stored vector is missing or not of
-    their present text, with that text and its digest."""
-    sessions = list(Session.objects.filter(event=event).only("pk", "title", "abstract"))
+def stale_sessions(event: Event) -> tuple[int, list[tuple[int, str, str]]]:
+    """The number of the event's sessions, and the ids of those whose stored vector is missing
+    or not of their present text, with that text and its digest (tuples, not sessions: at
+    5,000 sessions the worker holds them while it embeds)."""
     stored = dict(
         SessionEmbedding.objects.filter(session__event=event, model_name=MODEL_NAME).values_list(
             "session_id", "text_digest"
         )
     )
+    rows = Session.objects.filter(event=event).values_list("pk", "title", "abstract")
     todo = []
-    for session in sessions:
-        text = session_text(session)
+    for pk, title, abstract in rows:
+        text = session_text(Session(title=title, abstract=abstract))
         digest = text_digest(text)
-        if stored.get(session.pk) != digest:
-            todo.append((session, text, digest))
-    return len(sessions), todo
+        if stored.get(pk) != digest:
+            todo.append((pk, text, digest))
+    return len(rows), todo
 
 
 def refresh_embeddings(event: Event) -> EmbeddingReport:
@@ -207,15 +208,15 @@ def refresh_embeddings(event: Event) -> EmbeddingReport:
         chunk = todo[start : start + CHUNK]
         vectors = embed_texts([text for _, text, _ in chunk])
         with transaction.atomic():
-            SessionEmbedding.objects.filter(session_id__in=[s.pk for s, _, _ in chunk]).delete()
+            SessionEmbedding.objects.filter(session_id__in=[pk for pk, _, _ in chunk]).delete()
             SessionEmbedding.objects.bulk_create(
                 SessionEmbedding(
-                    session=session,
+                    session_id=session_id,
                     model_name=MODEL_NAME,
                     text_digest=digest,
                     vector=vector.tobytes(),
                 )
-                for (session, _, digest), vector in zip(chunk, vectors, strict=True)
+                for (session_id, _, digest), vector in zip(chunk, vectors, strict=True)
             )
             Event.objects.filter(pk=event.pk).update(embedded_at=timezone.now())
     return EmbeddingReport(embedded=len(todo), unchanged=total - len(todo))
