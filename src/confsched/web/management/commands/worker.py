@@ -18,10 +18,22 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django_tasks import DEFAULT_TASK_QUEUE_NAME
+from django_tasks.signals import task_finished
 
 from confsched.search import semantic, worker
+from confsched.web.site.gunicorn_hooks import malloc_trim
 
 GENERAL_ONLY = "running the general queue (mail) only."
+
+
+def trim_after_embedding(sender: Any, task_result: Any, **kwargs: Any) -> None:
+    """django-tasks' task_finished: after an "embed event X" task, the heap's free pages (what
+    held the event's texts, digests and rows) go back to the system; the worker keeps the model
+    for good, not what its last programme took."""
+    if getattr(getattr(task_result, "task", None), "module_path", None) == (
+        worker.embed_event.module_path
+    ):
+        malloc_trim()
 
 
 class Command(BaseCommand):
@@ -52,6 +64,7 @@ class Command(BaseCommand):
             self._say(options, f"Search by meaning's model could not be loaded: {GENERAL_ONLY}")
         else:
             queues.append(worker.QUEUE)
+            task_finished.connect(trim_after_embedding, dispatch_uid=__name__)
             if not options["batch"]:
                 server = worker.serve_queries()
                 self.stdout.write(f"Answering search queries on {server.server_address}")
