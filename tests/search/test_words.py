@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -76,6 +78,59 @@ VOCABULARY = ["gpu", "phones", "Phônes", "models", "the", "kernels", "ExecuTorc
 def test_the_index_ranks_a_subset_as_one_pass_over_that_subset(texts, query, keep) -> None:  # noqa: ANN001
     among = {key: text for key, text in texts.items() if key in keep}
     assert WordIndex.of(texts).scores(query, among=keep) == _one_pass(query, among)
+
+
+def test_an_index_replaced_after_a_change_shares_the_unchanged_words() -> None:
+    # Twenty more texts: a quarter or more changed would make the index whole.
+    others = {key: "kernels" for key in range(10, 30)}
+    before = {**TEXTS, **others}
+    first = WordIndex.of(before)
+    after = {1: "phones", 2: "phones and models, models", 3: "Models on watches", 5: "GPUs, GPUs"}
+    after |= others
+    replaced = first.replaced(before, after)
+    # 3 edited, 4 gone, 5 new: their words made again, "kernels" shared.
+    assert replaced.scores("watches", among=after) == [3]
+    assert replaced.scores("gpus phones", among=after) == [5, 1, 2]
+    assert replaced.scores("models", among=after) == [2, 3]
+    assert replaced.postings["kernels"] is first.postings["kernels"]
+    assert replaced.postings["phones"] == (array("q", [1, 2]), array("I", [1, 1]))
+    assert replaced.postings["watches"] == (array("q", [3]), array("I", [1]))
+    assert replaced.postings["gpus"] == (array("q", [5]), array("I", [2]))
+    # The index replaced is left as it was: another request may be reading it.
+    assert first.scores("gpus phones", among=before) == [4, 1, 2, 3]
+    assert "watches" not in first.postings
+    # More than a quarter changed: made whole.
+    half = {key: "tensors" for key in range(10, 20)} | {key: "kernels" for key in range(20, 30)}
+    whole = first.replaced(before, half)
+    assert whole.postings["kernels"] is not first.postings["kernels"]
+    assert whole.postings == WordIndex.of(half).postings
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    # At least 30 texts and at most 3 edits: replaced, not made whole.
+    before=st.dictionaries(
+        st.integers(1, 60),
+        st.lists(st.sampled_from(VOCABULARY), max_size=6).map(" ".join),
+        min_size=30,
+    ),
+    edits=st.dictionaries(
+        st.integers(1, 60),
+        st.none() | st.lists(st.sampled_from(VOCABULARY), max_size=6).map(" ".join),
+        max_size=3,
+    ),
+    query=st.lists(st.sampled_from(VOCABULARY), max_size=4).map(" ".join),
+)
+def test_a_replaced_index_ranks_as_one_made_whole(before, edits, query) -> None:  # noqa: ANN001
+    after = {**before, **{key: text for key, text in edits.items() if text is not None}}
+    for key in [key for key, text in edits.items() if text is None]:
+        after.pop(key, None)
+    replaced = WordIndex.of(before).replaced(before, after)
+    whole = WordIndex.of(after)
+    assert replaced.scores(query, among=after) == whole.scores(query, among=after)
+    assert {w: sorted(zip(*p, strict=True)) for w, p in replaced.postings.items()} == {
+        w: sorted(zip(*p, strict=True)) for w, p in whole.postings.items()
+    }
 
 
 def test_search_reads_the_texts_once_per_event_version(demo_event, without_model) -> None:  # noqa: ANN001, F811

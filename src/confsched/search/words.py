@@ -60,6 +60,40 @@ class WordIndex:
                 counts.append(count)
         return cls(postings)
 
+    def replaced(self, before: Mapping[int, str], after: Mapping[int, str]) -> WordIndex:
+        """The index of `after`, this being the index of `before`: the postings of the words of
+        the texts that changed (added, removed or edited) made again, the others shared. A new
+        version of the programme usually changes a title or two of thousands; when more than a
+        quarter changed, the index is made whole. This index is left as it was (another request
+        may be reading it)."""
+        gone = {key for key, text in before.items() if after.get(key) != text}
+        came = {key: text for key, text in after.items() if before.get(key) != text}
+        if 4 * (len(gone) + len(came)) > len(after):
+            return WordIndex.of(after)
+        postings = dict(self.postings)
+        for key in gone:
+            for word, _ in counted_keywords(before[key]):
+                if word in postings and postings[word] is self.postings.get(word):
+                    ids, counts = postings[word]
+                    kept = [(i, c) for i, c in zip(ids, counts, strict=True) if i not in gone]
+                    postings[word] = (
+                        array("q", [i for i, _ in kept]),
+                        array("I", [c for _, c in kept]),
+                    )
+        for key, text in came.items():
+            for word, count in counted_keywords(text):
+                ids, counts = postings.get(word, ((), ()))
+                if word not in postings or postings[word] is self.postings.get(word):
+                    ids, counts = array("q", ids), array("I", counts)
+                    postings[word] = (ids, counts)
+                ids.append(key)
+                counts.append(count)
+        for key in gone:
+            for word, _ in counted_keywords(before[key]):
+                if word in postings and not postings[word][0]:
+                    del postings[word]
+        return WordIndex(postings)
+
     def scores(self, query: str, *, among: Container[int]) -> list[int]:
         """Ids of the texts `among` the indexed ones that hold at least one of the query's words,
         best first. Each matched word adds 1 / (the texts among them holding it), summed in
