@@ -211,7 +211,7 @@ def _facets(event: Event) -> list[dict[int, tuple[Any, tuple[Any, ...]]]]:
     """The event's rooms, tracks and levels (_FACET_MODELS' order), each by id: the instance an
     outline shows and the columns (FACET_FIELDS) its row compares. One query for the three."""
     kinds = [
-        model.objects.filter(event=event)
+        model._default_manager.filter(event=event)
         .order_by()
         .annotate(kind=Value(index))
         .values_list("kind", *FACET_FIELDS)

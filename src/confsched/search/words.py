@@ -82,12 +82,13 @@ class WordIndex:
                     )
         for key, text in came.items():
             for word, count in counted_keywords(text):
-                ids, counts = postings.get(word, ((), ()))
-                if word not in postings or postings[word] is self.postings.get(word):
-                    ids, counts = array("q", ids), array("I", counts)
-                    postings[word] = (ids, counts)
-                ids.append(key)
-                counts.append(count)
+                found = postings.get(word)
+                if found is None:
+                    found = postings[word] = (array("q"), array("I"))
+                elif found is self.postings.get(word):  # this index's: copied before it grows
+                    found = postings[word] = (array("q", found[0]), array("I", found[1]))
+                found[0].append(key)
+                found[1].append(count)
         for key in gone:
             for word, _ in counted_keywords(before[key]):
                 if word in postings and not postings[word][0]:
