@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "confsched.search",
     "confsched.speakers",
     "confsched.agenda",
+    "confsched.live",  # rooms that are full, announcements
+    "confsched.push",  # Web Push
     "confsched.web",  # the serve command
     "confsched.web.site",  # shared page machinery, site chrome, template tags
     "confsched.web.schedule",
@@ -460,6 +462,17 @@ CONFSCHED_DEFAULT_EVENT = os.environ.get("CONFSCHED_DEFAULT_EVENT", "")
 # URL imports fetch only from public addresses unless the organizer allows their own network
 # (loopback, private, link-local); `confsched import --allow-private-hosts` does it per import.
 CONFSCHED_IMPORT_PRIVATE_HOSTS = _flag("CONFSCHED_IMPORT_PRIVATE_HOSTS")
+
+# Web Push (push/): a device's endpoint must be an https URL on a public address, by the rule
+# URL imports follow; CONFSCHED_PUSH_ALLOW_PRIVATE=1 admits loopback endpoints, for tests only.
+CONFSCHED_PUSH_ALLOW_PRIVATE = _flag("CONFSCHED_PUSH_ALLOW_PRIVATE")
+# The VAPID token's `sub`, a mailto: or https: address push services may write to; by default
+# the site's https address (CONFSCHED_BASE_URL), else DEFAULT_FROM_EMAIL.
+CONFSCHED_PUSH_CONTACT = os.environ.get("CONFSCHED_PUSH_CONTACT", "")
+# A file of certificates the sender trusts instead of the system's: a test's local receiver.
+CONFSCHED_PUSH_CA_BUNDLE = os.environ.get("CONFSCHED_PUSH_CA_BUNDLE", "")
+# Notifications sent at once by a worker (push services answer in tens of milliseconds).
+CONFSCHED_PUSH_THREADS = int(os.environ.get("CONFSCHED_PUSH_THREADS", "8"))
 
 # Schedule pages are built once per schedule version, address and zone and filled in per
 # request (web/site/stencils.py); off renders every request from scratch (tests compare the two).

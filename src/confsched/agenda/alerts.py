@@ -8,27 +8,42 @@ at once never mail the same change twice, and a failed send stays unsent for the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
+from django_tasks import task
 
 from confsched.agenda.claims import claim_row
-from confsched.agenda.models import AgendaLinks, AlertDelivery, AlertSubscription, new_token
+from confsched.agenda.models import (
+    AgendaItem,
+    AgendaLinks,
+    AlertDelivery,
+    AlertSubscription,
+    new_token,
+)
 from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.core.mail import compose_mail
 from confsched.core.text import one_line
 from confsched.programme.history import change_lines
-from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion
+from confsched.programme.models import Change, ChangeKind, Event, ScheduleVersion, Session
+from confsched.push import news as push_news
+from confsched.push import tasks as push_tasks
+from confsched.push.delivery import Target
+from confsched.push.messages import Notice, Urgency
+from confsched.push.models import PushedVersion, PushSubscription
+
+logger = logging.getLogger(__name__)
 
 # The feed shows this many digests, newest first.
 FEED_DIGESTS = 50
@@ -131,18 +146,47 @@ def _starred_changes(user: User) -> models.QuerySet[Change]:
 
 
 def _grouped(changes: list[Change]) -> list[ChangedSession]:
-    """One version's changes as attendees may read them (history.py): a session taken out of
-    the programme is "withdrawn" under the title it had, whatever it became since."""
-    titles: dict[int, tuple[str, list[str], bool]] = {}
+    return [changed for _, changed in session_news(changes)]
+
+
+def session_news(changes: list[Change]) -> list[tuple[Session, ChangedSession]]:
+    """One version's changes as attendees may read them (history.py), a session each, in the
+    active language: a session taken out of the programme is "withdrawn" under the title it
+    had, whatever it became since."""
+    titles: dict[int, tuple[Session, str, list[str], bool]] = {}
     for line in change_lines(changes, for_team=False):
-        title, words, cancelled = titles.setdefault(line.session.pk, (line.title, [], False))
+        session, title, words, cancelled = titles.setdefault(
+            line.session.pk, (line.session, line.title, [], False)
+        )
         words.append(line.words)
         if line.kind == ChangeKind.CANCELLED:
-            titles[line.session.pk] = (title, words, True)
+            titles[line.session.pk] = (session, title, words, True)
     return [
-        ChangedSession(title=title, changes=tuple(words), is_cancelled=cancelled)
-        for title, words, cancelled in titles.values()
+        (session, ChangedSession(title=title, changes=tuple(words), is_cancelled=cancelled))
+        for session, title, words, cancelled in titles.values()
     ]
+
+
+def version_watchers(version: ScheduleVersion) -> dict[int, list[Change]]:
+    """By person, the changes `version` made to the sessions they had starred before it was
+    made (as `digest_sessions` reads them, for every person at once): two queries whatever the
+    number of people. Web Push (push/news.py) tells each person's devices."""
+    changes = list(
+        Change.objects.filter(version=version)
+        .exclude(kind=ChangeKind.ADDED)
+        .select_related("session", "version")
+        .order_by("session__starts_at", "session__title", "pk")
+    )
+    by_session: dict[int, list[Change]] = {}
+    for change in changes:
+        by_session.setdefault(change.session_id, []).append(change)
+    stars = AgendaItem.objects.filter(
+        session_id__in=by_session, created_at__lte=version.created_at
+    ).values_list("user_id", "session_id")
+    watchers: dict[int, list[Change]] = {}
+    for user_id, session_id in stars.order_by("user_id", "pk"):
+        watchers.setdefault(user_id, []).extend(by_session[session_id])
+    return watchers
 
 
 def digest_sessions(user: User, version: ScheduleVersion) -> list[ChangedSession]:
@@ -278,6 +322,7 @@ def _message(
 def send_alerts(*, base_url: str, progress: Callable[[str], None] | None = None) -> SendReport:
     """Send every digest owed: plan, then claim, send and mark one at a time."""
     base = checked_base_url(base_url)
+    queue_version_pushes()
     plan_deliveries()
     report = SendReport()
     skip: set[int] = set()
@@ -316,3 +361,81 @@ def send_alerts(*, base_url: str, progress: Callable[[str], None] | None = None)
         if progress:
             progress(f"sent: {delivery.user.email} v{delivery.version.number}")
     return report
+
+
+# ---- the same news on people's devices (Web Push) -------------------------------------------
+
+
+def queue_version_pushes() -> int:
+    """A task for each version not pushed yet, at each event where a device is on, among the
+    versions made since the first device there was turned on; returns how many were queued.
+    Each run of send-alerts asks (like the digests, nothing is queued by an import itself)."""
+    firsts = PushSubscription.objects.values("event_id").annotate(first=models.Min("created_at"))
+    count = 0
+    for row in firsts.order_by("event_id"):
+        versions = (
+            ScheduleVersion.objects.filter(event_id=row["event_id"], created_at__gte=row["first"])
+            .exclude(pk__in=PushedVersion.objects.values("version_id"))
+            .order_by("number")
+        )
+        for version in versions:
+            if push_tasks.claim_version(version):
+                push_version.enqueue(version.pk)
+                count += 1
+    return count
+
+
+def push_recorded_version(sender: object, *, version: ScheduleVersion, **kwargs: object) -> None:
+    """programme's `version_recorded` (once the version has committed): its news queued for the
+    devices at once, when a device at its event was on before it; send-alerts queues any that
+    this missed (a claim keeps each version to one task)."""
+    on = PushSubscription.objects.filter(
+        event_id=version.event_id, created_at__lte=version.created_at
+    )
+    try:
+        if on.exists() and push_tasks.claim_version(version):
+            push_version.enqueue(version.pk)
+    except DatabaseError:  # the change stands; the next send-alerts queues its news
+        logger.exception("Web Push: version %s not queued", version.pk)
+
+
+@task(priority=push_tasks.PUSH_PRIORITY, queue_name=push_tasks.QUEUE)
+def push_version(version_id: int) -> dict[str, int]:
+    """Tell each device of each person who starred a session `version` changed."""
+    version = ScheduleVersion.objects.select_related("event").filter(pk=version_id).first()
+    if version is None:
+        return {}
+    return push_tasks.deliver(version_notices(version))
+
+
+def version_notices(version: ScheduleVersion) -> Iterator[tuple[Target, Notice]]:
+    """A notice per changed starred session, for each device of each person who starred it,
+    in the change log's words and the device's language."""
+    event = version.event
+    watchers = version_watchers(version)
+    said: dict[tuple[int, str], list[Notice]] = {}
+    for device in push_news.devices(event.pk, watchers):
+        key = (device.user_id, push_news.language(device, event))
+        if key not in said:
+            with translation.override(key[1]):
+                said[key] = _change_notices(event, watchers[device.user_id])
+        for notice in said[key]:
+            yield push_news.target(device), notice
+
+
+def _change_notices(event: Event, changes: list[Change]) -> list[Notice]:
+    notices = []
+    for session, changed in session_news(changes):
+        session.event = event
+        words = "; ".join(changed.changes)
+        notices.append(
+            Notice(
+                title=digest_subject(event_name=event.name, sessions=[changed]),
+                body=(words[:1].upper() + words[1:] + ".") if words else "",
+                url=push_news.session_path(session),
+                tag=f"change-{event.slug}-{session.key}",
+                ttl=push_news.DAY,
+                urgency=Urgency.HIGH,
+            )
+        )
+    return notices

@@ -16,7 +16,8 @@ past; a run that comes late but before the start still mails it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,10 +25,12 @@ from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import models, transaction
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django_tasks import task
 
 from confsched.agenda.alerts import SendReport, checked_base_url
 from confsched.agenda.claims import claim_row
@@ -42,7 +45,12 @@ from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.core.mail import compose_mail
 from confsched.core.text import one_line
-from confsched.programme.models import Event
+from confsched.programme.models import Event, Session
+from confsched.push import news as push_news
+from confsched.push import tasks as push_tasks
+from confsched.push.delivery import Target
+from confsched.push.messages import Notice, Urgency
+from confsched.push.models import PushSubscription
 
 # The longest lead an attendee can choose: how far ahead the planner looks.
 LONGEST_LEAD = timedelta(minutes=max(ReminderMinutes.values))
@@ -291,6 +299,7 @@ def send_reminders(
     def moment() -> datetime:
         return now if now is not None else clock.now()
 
+    queue_reminder_pushes(now=moment())
     plan_deliveries(now=moment())
     report = SendReport()
     skip: set[int] = set()
@@ -319,3 +328,88 @@ def send_reminders(
         if progress:
             progress(f"sent: {delivery.user.email} {delivery.starts_at:%Y-%m-%d %H:%M} UTC")
     return report
+
+
+# ---- "starts in N minutes" on people's devices (Web Push) -----------------------------------
+
+
+def queue_reminder_pushes(*, now: datetime) -> None:
+    """Each run of the sender queues a task that pushes what is due at `now` (when any device
+    is on at all): starred or reserved sessions, within each person's chosen minutes."""
+    if PushSubscription.objects.exists():
+        push_reminders.enqueue(now.isoformat())
+
+
+@task(priority=push_tasks.PUSH_PRIORITY, queue_name=push_tasks.QUEUE)
+def push_reminders(now_iso: str) -> dict[str, int]:
+    """Push each reminder due at `now_iso` that no run has pushed yet (claimed one by one)."""
+    now = datetime.fromisoformat(now_iso)
+    chosen = [pair for pair in reminder_candidates(now=now) if push_tasks.claim_reminder(*pair)]
+    return push_tasks.deliver(reminder_notices(chosen, now=now))
+
+
+def reminder_candidates(*, now: datetime) -> Iterator[tuple[int, Session]]:
+    """(person, session) for each starred or reserved session of a person with a device on at
+    its event and a reminder chosen, starting within (now, now + their minutes]."""
+    chosen = (
+        ReminderSetting.objects.filter(
+            minutes__gt=0, event__push_subscriptions__user_id=F("user_id")
+        )
+        .distinct()
+        .values_list("user_id", "event_id", "minutes")
+    )
+    for user_id, event_id, minutes in chosen:
+        mine = Q(agenda_items__user_id=user_id) | Q(
+            reservations__user_id=user_id, reservations__status=ReservationStatus.CONFIRMED
+        )
+        sessions = (
+            Session.objects.filter(
+                mine,
+                event_id=event_id,
+                is_cancelled=False,
+                needs_review=False,
+                starts_at__gt=now,
+                starts_at__lte=now + timedelta(minutes=minutes),
+            )  # fmt: skip
+            .select_related("event", "room")
+            .distinct()
+            .order_by("starts_at", "pk")
+        )
+        for session in sessions:
+            yield user_id, session
+
+
+def reminder_notices(
+    chosen: list[tuple[int, Session]], *, now: datetime
+) -> Iterator[tuple[Target, Notice]]:
+    """The devices' notices for the (person, session) pairs `chosen`, each in its language."""
+    for user_id, session in chosen:
+        for device in push_news.devices(session.event_id, [user_id]):
+            with translation.override(push_news.language(device, session.event)):
+                yield push_news.target(device), _reminder_notice(session, now=now)
+
+
+def _reminder_notice(session: Session, *, now: datetime) -> Notice:
+    assert session.starts_at is not None  # noqa: S101 - chosen for starting soon
+    left = session.starts_at - now
+    minutes = max(math.ceil(left.total_seconds() / 60), 1)
+    event = session.event
+    words = {"title": session.full_title, "minutes": minutes,
+             "at": date_format(session.starts_at.astimezone(event.zone), "H:i")}  # fmt: skip
+    title = (
+        ngettext(
+            "“%(title)s” starts in %(minutes)s minute",
+            "“%(title)s” starts in %(minutes)s minutes",
+            minutes,
+        )
+        % words
+    )
+    if session.room:
+        body = gettext("At %(at)s in %(room)s.") % {**words, "room": session.room.name}
+    else:
+        body = gettext("At %(at)s.") % words
+    return Notice(
+        title=title, body=body, url=push_news.session_path(session),
+        tag=f"reminder-{event.slug}-{session.key}",
+        ttl=max(int(left.total_seconds()), 60), urgency=Urgency.HIGH,
+    )  # fmt: skip

@@ -26,9 +26,11 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext
+from django_tasks import task
 
 from confsched.agenda import seat_changes
 from confsched.agenda import seat_statements as statements
@@ -37,6 +39,10 @@ from confsched.core import clock
 from confsched.core.errors import ConfschedError
 from confsched.core.prepared import Prepared
 from confsched.programme.models import Event, Session
+from confsched.push import news as push_news
+from confsched.push import tasks as push_tasks
+from confsched.push.messages import Notice, Urgency
+from confsched.push.models import PushSubscription
 
 CONFIRMED, WAITLISTED = ReservationStatus.CONFIRMED, ReservationStatus.WAITLISTED
 
@@ -358,6 +364,7 @@ def _promote(session: Session) -> list[Reservation]:
         from confsched.agenda.reservation_mail import send_promotions  # mail, after commit
 
         transaction.on_commit(lambda: send_promotions(promoted))
+        transaction.on_commit(lambda: queue_seat_pushes(promoted))
     return promoted
 
 
@@ -428,3 +435,45 @@ def promote_after_import(sender: object, *, session_pks: list[int], **_: object)
     for pk in session_pks:
         with transaction.atomic():
             _promote(lock_session(pk))
+
+
+# ---- a seat given, on the person's devices (Web Push) ---------------------------------------
+
+
+def queue_seat_pushes(promoted: list[Reservation]) -> None:
+    """After the commit: a task tells the promoted people's devices (if they have any on)."""
+    people = {row.user_id for row in promoted if row.user_id is not None}
+    if people and PushSubscription.objects.filter(user_id__in=people).exists():
+        push_seats.enqueue([row.pk for row in promoted])
+
+
+@task(priority=push_tasks.PUSH_PRIORITY, queue_name=push_tasks.QUEUE)
+def push_seats(reservation_ids: list[int]) -> dict[str, int]:
+    """Tell each promoted person whose seat is still theirs, on their devices at the event."""
+    rows = Reservation.objects.filter(pk__in=reservation_ids, status=CONFIRMED, user__isnull=False)
+    items = []
+    for row in rows.select_related("session__event", "session__room").order_by("pk"):
+        for device in push_news.devices(row.session.event_id, [row.user_id or 0]):
+            with translation.override(push_news.language(device, row.session.event)):
+                items.append((push_news.target(device), _seat_notice(row)))
+    return push_tasks.deliver(items)
+
+
+def _seat_notice(row: Reservation) -> Notice:
+    session, event = row.session, row.session.event
+    when = gettext("time to be announced")
+    if session.starts_at is not None:
+        when = date_format(session.starts_at.astimezone(event.zone), gettext("D j M, H:i"))
+    words = {"title": session.full_title, "code": row.code, "when": when,
+             "room": session.room.name if session.room else ""}  # fmt: skip
+    if session.room:
+        body = gettext(
+            "A seat became free and it is yours: %(when)s in %(room)s. Check-in code: %(code)s."
+        )
+    else:
+        body = gettext("A seat became free and it is yours: %(when)s. Check-in code: %(code)s.")
+    return Notice(
+        title=gettext("You have a seat for “%(title)s”") % words, body=body % words,
+        url=reverse("web:seat", kwargs={"event": event.slug, "key": session.key}),
+        tag=f"seat-{event.slug}-{session.key}", ttl=push_news.DAY, urgency=Urgency.HIGH,
+    )  # fmt: skip

@@ -8,6 +8,10 @@ import is then undone whole), and writes each change to the team's log. `seats_c
 once such an import has committed, with `session_pks`: the agenda moves people up from those
 sessions' waitlists. (A programme cannot reach the reservations itself: they live a layer
 above.)
+
+`version_recorded` is sent once a new schedule version has committed, with `version`: the
+agenda tells the devices of the people who starred its sessions at once (Web Push), rather than
+at the next run of send-alerts.
 """
 
 from __future__ import annotations
@@ -16,3 +20,4 @@ from django.dispatch import Signal
 
 seats_changing = Signal()
 seats_changed = Signal()
+version_recorded = Signal()

@@ -9,6 +9,7 @@ from django.db import models, transaction
 from django.utils import translation
 
 from confsched.interchange import programme as pm
+from confsched.programme import signals
 from confsched.programme.changes import DETAILS, change_facts, say, seen_by_public
 from confsched.programme.history import summary_of
 from confsched.programme.models import (
@@ -146,4 +147,5 @@ def record_version(
     for change in changes:
         change.version = version
     Change.objects.bulk_create(changes)
+    transaction.on_commit(lambda: signals.version_recorded.send(ScheduleVersion, version=version))
     return version

@@ -820,3 +820,36 @@ self.addEventListener("fetch", function (event) {
     (request.mode === "navigate" || (request.headers.get("Accept") || "").indexOf("text/html") >= 0);
   if (isStatic || isPage) { event.respondWith(networkFirst(event)); }
 });
+
+// ---- Web Push (push/): a notification per message, and a press opens its page. ----
+// The message is JSON {title, body, url, tag} (push/messages.py); a newer one with the same
+// tag replaces the older. Only pages of this site are opened.
+
+// The site's icon, as kept for offline (its hashed static name).
+function pushIcon() {
+  return STATIC_FILES.filter(function (url) { return /\/icon[^/]*\.svg$/.test(url); })[0];
+}
+
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
+  var url = absolute(typeof data.url === "string" ? data.url : CONFIG.scope);
+  if (new URL(url).origin !== self.location.origin) { url = SCOPE; }
+  event.waitUntil(self.registration.showNotification(data.title || "confsched", {
+    body: data.body || "",
+    tag: data.tag || undefined,
+    data: { url: url },
+    icon: pushIcon()
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = (event.notification.data && event.notification.data.url) || SCOPE;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i += 1) {
+      if (windows[i].url === url && "focus" in windows[i]) { return windows[i].focus(); }
+    }
+    return self.clients.openWindow(url);
+  }));
+});
