@@ -36,6 +36,8 @@ LAYERS = {
     "teams": 3,
     "search": 3,
     "speakers": 3,
+    "live": 3,  # rooms that are full, announcements: check-ins (agenda) turn a room full
+    "push": 3,  # Web Push: agenda's alerts, reminders and seats send through it
     "agenda": 4,
     "api": 5,
     "web": 5,

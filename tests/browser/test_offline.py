@@ -80,6 +80,17 @@ def test_read_offline_star_offline_and_the_star_arrives(page, demo_live) -> None
     page.goto(session_url)
     expect(page.locator("h1")).to_contain_text(TORCHJD)
     path = re.sub(r"^https?://[^/]+", "", demo_live)
+    # The worker keeps a page once it has answered with it: on a busy machine, a moment later.
+    page.wait_for_function(
+        """async (wanted) => {
+          for (const name of await caches.keys()) {
+            if (await (await caches.open(name)).match(wanted)) { return true; }
+          }
+          return false;
+        }""",
+        arg=path + f"sessions/{TORCHJD_KEY}/",
+        timeout=15_000,
+    )
     kept = _kept_urls(page)
     for wanted in ("", "grid/", "speakers/", f"sessions/{TORCHJD_KEY}/"):
         assert path + wanted in kept

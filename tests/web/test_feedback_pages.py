@@ -275,6 +275,7 @@ def test_the_staff_page_costs_the_same_queries_however_much_feedback(
         return len(captured)
 
     feedback.give_feedback(User.objects.create_user("u0", "", "x"), sessions[0], rating=3)
+    queries()  # the first page of a process reads the announcements once
     few = queries()
     for index, session in enumerate(sessions):
         user = User.objects.create_user(f"v{index}", "", "x")

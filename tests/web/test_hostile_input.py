@@ -117,7 +117,7 @@ def site(demo_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, object
     )
     return {
         "users": {"attendee": attendee, "organizer": organizer},
-        "session": session.key, "speaker": speaker.key,
+        "session": session.key, "speaker": speaker.key, "room": session.room.slug,
         "day": f"{session.starts_at.astimezone(demo_event.zone):%Y-%m-%d}",
         "tokens": {
             "web:agenda_shared": links.share_token, "web:agenda_feed": links.feed_token,
@@ -145,7 +145,7 @@ def _good(route: Route, site: dict[str, object]) -> dict[str, str]:
         "key": site["speaker"]
         if "speakers/" in route.template or route.template.startswith("speaker/")
         else site["session"],
-        "session": site["session"],
+        "session": site["session"], "room": site["room"], "pk": "1",
         "object_id": str(ids.get(admin_model, ids["user"])), "content_type_id": "1",
         "id": str(ids["user"]), "app_label": "programme", "url": "programme/",
         "name": f"photos/{'0' * 20}.jpg",  # an uploaded file's (web/site/media.py)

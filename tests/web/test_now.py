@@ -243,10 +243,11 @@ def test_the_board_costs_the_same_for_a_small_and_a_large_event(
             synthetic_programme(size, rooms=5, days=2),
         )
     _at(monkeypatch, datetime(2026, 4, 7, 7, 10, tzinfo=UTC))  # the first slot runs
-    # event + the sessions in the window (room joined) + their speakers
-    assert _queries(client, "/small/now/") == 3
-    assert _queries(client, "/large/now/") == 3
-    # Within the same minute the board is kept: only the event is read.
+    # event + the sessions in the window (room joined) + their speakers + the announcements
+    # (read once per process and announcements' stamp)
+    assert _queries(client, "/small/now/") == 4
+    assert _queries(client, "/large/now/") == 4
+    # Within the same minute the board is kept, the announcements too: only the event is read.
     assert _queries(client, "/large/now/") == 1
 
 

@@ -330,7 +330,7 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
     menus["site admin"] = _menu(_get(client, f"/{DEMO_SLUG}/grid/"))
     everything = [
         "Insight", "Seats", "Feedback", "Check-in", "Draft and release", "Schedule editor",
-        "Speakers' links", "Speakers' changes", "Team", "Admin",
+        "Announcements", "Speakers' links", "Speakers' changes", "Team", "Admin",
     ]  # fmt: skip
     assert menus == {
         "owner": everything,
@@ -341,6 +341,7 @@ def test_the_organizer_menu_lists_what_each_role_opens(client: Client, demo_even
             "Check-in",
             "Draft and release",
             "Schedule editor",
+            "Announcements",
             "Speakers' links",
             "Speakers' changes",
             "Admin",

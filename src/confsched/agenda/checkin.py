@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from confsched.agenda.models import Reservation, ReservationStatus
 from confsched.agenda.reservations import Seats, lock_session, position, seat_counts
 from confsched.core import clock
+from confsched.live.services import note_check_in
 from confsched.programme.models import Session
 
 CODE_LENGTH = 10
@@ -157,12 +158,14 @@ def check_in(session: Session, code: str) -> CheckInResult:
         )
     row.checked_in_at = now
     row.save(update_fields=["checked_in_at"])
+    seats = counts(locked)
+    note_check_in(locked, checked_in=seats.checked_in, now=now)  # the room may be full now
     return CheckInResult(
         Result.WELCOME,
         headline=gettext("Welcome, %(name)s") % {"name": display_name(row)},
         detail=gettext("Checked in at %(time)s.")
         % {"time": _local_time(now, session=locked, now=now)},
-        seats=counts(locked),
+        seats=seats,
         code=wanted,
         name=display_name(row),
         checked_in_at=now,
@@ -217,6 +220,7 @@ def admit_walk_in(session: Session) -> CheckInResult:
         confirmed_at=now, checked_in_at=now,
     )  # fmt: skip
     seats = counts(locked)
+    note_check_in(locked, checked_in=seats.checked_in, now=now)  # the room may be full now
     if locked.seats is None:
         detail = gettext("Counted in: %(count)s at the door so far (open entry).") % {
             "count": seats.checked_in

@@ -6,7 +6,7 @@ Order matters where one address could match two patterns: `schedule.ics` comes b
 in confsched/urls.py, outside the "web" namespace.
 """
 
-from django.urls import path
+from django.urls import include, path
 
 from confsched.web.accounts import views as accounts
 from confsched.web.agenda import alerts, favourites, people, plan, seats
@@ -206,4 +206,8 @@ urlpatterns = [
         name="speakers_review",
     ),
     path("<slug:event>/team/join/<str:token>/", staff_team.join, name="team_join"),
+    # Live at the venue: rooms that are full, their status for the apps (web/venue/).
+    path("", include("confsched.web.venue.live_urls")),
+    # Web Push: a person's devices (web/agenda/).
+    path("", include("confsched.web.agenda.push_urls")),
 ]

@@ -3,7 +3,8 @@
 Built whole, the agenda of 50 picks at a 5,000-session event cost 25 ms of CPU (its cards,
 clashes, free times and panels), twelve times a visitor's kept list page. What it shows moves
 only with the schedule, with the person's own rows (stars, reservations, links, alerts,
-reminders, the account and its rights on the event) and with the moment now/next changes. So
+reminders, the account and its rights on the event), with the team's current announcements
+and with the moment now/next changes. So
 the page is kept in this process under a digest of exactly those, read in six small compiled
 queries, and filled per request in its holes: the CSRF token and each seat's control (seats
 move with everyone's reservations). Kept per process only: one page per person and version
@@ -36,6 +37,7 @@ from confsched.agenda.planning import now_and_next
 from confsched.agenda.reservations import position
 from confsched.core import clock
 from confsched.core.prepared import Prepared
+from confsched.live.queries import current_announcements
 from confsched.programme.models import Event
 from confsched.teams.access import rights_on_slug
 from confsched.web.agenda.seats import seat_hole_values
@@ -185,6 +187,9 @@ def agenda_response(
     now = clock.now()
     if not settings.CONFSCHED_PAGE_STENCILS:  # the plain way, which the kept page must equal
         return render(None, now)[0]
+    # The team's announcements are drawn into the page: it is kept under the ones current now
+    # (read through their stamp, no query unless one was made or ended).
+    place += "\n" + repr([news.pk for news in current_announcements(event, now=now)])
     times = agenda_times.get(picks)
     stencil = None
     if times is not None:

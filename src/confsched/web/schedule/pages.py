@@ -16,12 +16,13 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
+from confsched.core import clock
 from confsched.programme.filtering import FACETS
 from confsched.programme.models import Event, Session
 from confsched.web.agenda import stars
 from confsched.web.agenda.seats import seat_hole_values
 from confsched.web.site.compression import accepts_gzip
-from confsched.web.site.fragments import account_html, kept_stars
+from confsched.web.site.fragments import account_html, kept_stars, news_html
 from confsched.web.site.languages import page_language
 from confsched.web.site.shared_cache import cache_publicly, is_public_view
 from confsched.web.site.stencils import Markers, Part, Stencil, kept
@@ -108,22 +109,27 @@ def personal_page(
     # secret change: a phone re-checking it gets a bare 304. Weak: each body masks the token
     # anew.
     account = account_html(request, token).encode()
+    # The team's announcements move with neither the schedule nor the person: filled per
+    # request (no query unless one was made or ended), the same for everyone.
+    news = news_html(event, now=clock.now()).encode()
+    news_digest = hashlib.sha256(news).hexdigest() if news else ""
     if public:
         # The same for every process and every anonymous request for these bytes: the kept
         # page's key, the address as asked (the page's links repeat it) and the filled holes.
         etag = hashlib.sha256(
-            b"public\n%s\n%s\n%s\n%s"
-            % (key.encode(), request.get_full_path().encode(), account, seat_digest.encode())
-        ).hexdigest()[:32]
+            b"public\n%s\n%s\n%s\n%s\n%s"
+            % (key.encode(), request.get_full_path().encode(), account, seat_digest.encode(),
+               news_digest.encode())
+        ).hexdigest()[:32]  # fmt: skip
     else:
         person = str(request.user.pk) if request.user.is_authenticated else "-"
         secret = request.META.get("CSRF_COOKIE", "")
         etag = hashlib.sha256(
-            f"{key}:{person}:{secret}:{sorted(starred)}:{seat_digest}".encode()
+            f"{key}:{person}:{secret}:{sorted(starred)}:{seat_digest}:{news_digest}".encode()
         ).hexdigest()[:32]
     response = get_conditional_response(request, etag=f'W/"{etag}"')
     if response is None:
-        values = {"csrf": token.encode(), "account": account}
+        values = {"csrf": token.encode(), "account": account, "news": news}
         values |= seat_values
         if not starred and accepts_gzip(request):
             # A page with no star of theirs: the page kept compressed, their holes spliced in.
@@ -177,6 +183,7 @@ def marked(markers: Markers | None) -> dict[str, Any]:
     return {
         "csrf_token": markers.mark("csrf"),
         "account_html": mark_safe(markers.mark("account")),  # noqa: S308 - our marker
+        "news_html": mark_safe(markers.mark("news")),  # noqa: S308 - our marker
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import zoneinfo
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -23,6 +24,7 @@ from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from confsched.live.queries import News, current_announcements
 from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.speakers.showing import picture_shown, shown_photo
@@ -49,6 +51,29 @@ def account_html(request: HttpRequest, token: str) -> str:
     return render_to_string(
         "confsched/_account.html", {"user": request.user, "request": request, "csrf_token": token}
     )
+
+
+def news_html(event: Event, *, now: datetime) -> str:
+    """The announcements' banner (a kept page's "news" hole) in the page's language, or ""
+    when none is current; no query unless an announcement was made or ended since this
+    process last read them."""
+    items = current_announcements(event, now=now)
+    if not items:
+        return ""
+    return _news_html(tuple(items), page_language(), event.default_language)
+
+
+@lru_cache(maxsize=256)
+def _news_html(items: tuple[News, ...], language: str, default: str) -> str:
+    shown = []
+    for item in items:
+        texts = dict(item.texts)
+        own = language if texts.get(language) else default
+        shown.append({
+            "pk": item.pk, "text": texts.get(own, ""), "link": item.link,
+            "lang": own if own != language else "",
+        })  # fmt: skip
+    return render_to_string("confsched/_news.html", {"items": shown})
 
 
 def attach_star_urls(sessions: Sequence[Session], *, event: Event) -> None:

@@ -1,5 +1,7 @@
 """Check-in at the door (the event's team, Right.CHECKIN): today's and upcoming sessions with
 seats, and one session's door page where a code is typed or scanned and walk-ins are counted.
+Both show whether rooms are full, with the buttons that mark one full or open again (the
+index: every room; the door page: the session's room; web/venue/rooms.py takes the POST).
 
 A plain form does everything (the whole page comes back with the answer); htmx only swaps
 the answer and the counts, and checkin.js adds the camera where the browser can read QR
@@ -21,6 +23,7 @@ from confsched.agenda import checkin
 from confsched.agenda.checkin import CheckInResult, Result
 from confsched.agenda.reservations import Seats, seat_counts
 from confsched.core import clock
+from confsched.live.queries import RoomState, room_states
 from confsched.programme.models import Event, Session
 from confsched.teams.rights import Right
 from confsched.web.site.doors import event_for
@@ -57,12 +60,18 @@ def checkin_index(request: HttpRequest, event: str) -> HttpResponse:
     found = event_for(request, event, need=Right.CHECKIN)
     if isinstance(found, HttpResponse):
         return found
-    booked, open_entry = door_sessions(found, now=clock.now())
+    now = clock.now()
+    booked, open_entry = door_sessions(found, now=now)
     counted = seat_counts(booked)
     rows = [(session, counted[session.pk]) for session in booked]
     return _private(
         event_page(
-            request, "confsched/checkin_index.html", event=found, rows=rows, open_entry=open_entry
+            request,
+            "confsched/checkin_index.html",
+            event=found,
+            rows=rows,
+            open_entry=open_entry,
+            rooms=room_states(found, now=now),
         )
     )
 
@@ -108,6 +117,7 @@ def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
         "session": session,
         "result": result,
         "seats": seats,
+        "room": _room(session),
         **_door(session, seats),
     }
     if request.htmx:
@@ -115,6 +125,14 @@ def checkin_session(request: HttpRequest, event: str, key: str) -> HttpResponse:
         response["Vary"] = "Cookie, HX-Request"
         return _private(response)
     return _private(event_page(request, "confsched/checkin.html", event=found, **context))
+
+
+def _room(session: Session) -> RoomState | None:
+    """The session's room, full or open now (after this request's check-in, if any)."""
+    if session.room is None:
+        return None
+    states = room_states(session.event, now=clock.now())
+    return next((state for state in states if state.slug == session.room.slug), None)
 
 
 def _door(session: Session, seats: Seats) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
@@ -24,7 +23,7 @@ from confsched.speakers.completeness import with_waiting_edits
 from confsched.speakers.mail import address_of
 from confsched.speakers.models import SpeakerPass
 from confsched.teams.rights import Right
-from confsched.web.site.doors import event_for
+from confsched.web.site.doors import acted, event_for
 from confsched.web.site.pages import event_page, site_address
 from confsched.web.site.private import keep_private
 
@@ -53,17 +52,10 @@ def speakers_staff(request: HttpRequest, event: str) -> HttpResponse:
     found = event_for(request, event, need=Right.PROGRAMME)
     if isinstance(found, HttpResponse):
         return found
-    message, status = "", 200
-    if request.method == "POST":
-        try:
-            message = _act(request, found)
-        except ConfschedError as error:
-            message, status = str(error), 400
-        else:
-            request.session["speakers_message"] = message
-            return redirect(reverse("web:speakers_staff", kwargs={"event": found.slug}))
-    else:
-        message = request.session.pop("speakers_message", "")
+    outcome = acted(request, found, act=_act, url_name="web:speakers_staff")
+    if isinstance(outcome, HttpResponse):
+        return outcome
+    message, status = outcome
     rows = _rows(request, found)
     unopened = sum(1 for row in rows if row.current is None or row.current.opened_at is None)
     incomplete = sum(1 for row in rows if row.missing)

@@ -4,6 +4,9 @@ The read goes through the (event, starts_at) index over a window around now, so 
 follows the sessions of a few hours, not the event's size. A session that started more than
 LOOKBACK ago is not seen as running: no real session is that long, and one that is (an
 exhibition open all week) is no "talk running now" anyway.
+
+Whether each room is full (live/) is read in the same query, at the board's minute; the board
+is kept under the room states' stamp too, so marking a room full shows at the next request.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from confsched.agenda.planning import now_and_next
+from confsched.live.models import is_full_at
+from confsched.live.queries import states_stamp
 from confsched.programme.models import Event, Session, SessionSpeaker
 
 LOOKBACK = timedelta(hours=12)
@@ -43,6 +48,7 @@ class Entry:
     ends_at: datetime | None
     speakers: tuple[str, ...]
     room: str
+    is_room_full: bool = False  # the room, at the board's minute (live/)
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class RoomNow:
     room: str  # "" for sessions without a room
     current: list[Entry] = field(default_factory=list)  # several when the room is double-booked
     upcoming: Entry | None = None
+    is_full: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,8 @@ def rooms_now_and_next(entries: list[Entry], *, now: datetime) -> list[RoomNow]:
     for room, sessions in by_room.items():
         current, upcoming = now_and_next(sessions, now=now)
         if current or upcoming:
-            rooms.append(RoomNow(room=room, current=current, upcoming=upcoming))
+            is_full = any(entry.is_room_full for entry in sessions)
+            rooms.append(RoomNow(room=room, current=current, upcoming=upcoming, is_full=is_full))
     return rooms
 
 
@@ -96,13 +104,17 @@ def _published(event: Event):  # noqa: ANN202 - a queryset of Session
     return Session.objects.filter(event=event, is_cancelled=False).published()
 
 
-def _entries(event: Event, *, start: datetime, end: datetime) -> list[Entry]:
-    """Sessions starting in [start, end), room by room order, with their speakers' names."""
+def _entries(event: Event, *, start: datetime, end: datetime, now: datetime) -> list[Entry]:
+    """Sessions starting in [start, end), room by room order, with their speakers' names and
+    whether their room is full at `now`."""
     rows = (
         _published(event)
         .filter(starts_at__gte=start, starts_at__lt=end)
         .select_related("room")
         .only("key", "title", "kind", "starts_at", "ends_at", "room__name", "room__position")
+        .annotate(
+            room_full=F("room__live_status__is_full"), room_full_until=F("room__live_status__until")
+        )
         .prefetch_related(
             Prefetch(
                 "speaker_links",
@@ -126,6 +138,7 @@ def _entries(event: Event, *, start: datetime, end: datetime) -> list[Entry]:
             ends_at=row.ends_at,
             speakers=tuple(link.speaker.name for link in row.speaker_links.all()),
             room=row.room.name if row.room else "",
+            is_room_full=is_full_at(row.room_full, row.room_full_until, now),
         )
         for row in rows
     ]
@@ -138,7 +151,9 @@ def _end_of_local_day(moment: datetime, event: Event) -> datetime:
 
 def build_board(event: Event, *, now: datetime) -> Board:
     """The board at `now`: two queries in the common case, at most five around the edges."""
-    rooms = rooms_now_and_next(_entries(event, start=now - LOOKBACK, end=now + LOOKAHEAD), now=now)
+    rooms = rooms_now_and_next(
+        _entries(event, start=now - LOOKBACK, end=now + LOOKAHEAD, now=now), now=now
+    )
     if rooms:
         return Board(state=State.DURING, rooms=rooms)
     # Nothing runs and nothing starts soon: before the event, a night between days, or after.
@@ -154,7 +169,7 @@ def build_board(event: Event, *, now: datetime) -> Board:
         return Board(state=State.OVER if has_started else State.EMPTY)
     # Each room's first session of that day: "next" from now, since they all start later.
     rooms = rooms_now_and_next(
-        _entries(event, start=first, end=_end_of_local_day(first, event)),
+        _entries(event, start=first, end=_end_of_local_day(first, event), now=now),
         now=now,
     )
     return Board(
@@ -165,9 +180,11 @@ def build_board(event: Event, *, now: datetime) -> Board:
 
 
 def board_for(event: Event, *, now: datetime) -> Board:
-    """The board for the minute of `now`, read once per schedule version and minute."""
+    """The board for the minute of `now`, read once per schedule version, room states and
+    minute."""
     minute = now.replace(second=0, microsecond=0)
-    key = f"now:{event.pk}:{event.updated_at.isoformat()}:{minute.isoformat()}"
+    rooms = states_stamp(event.pk)
+    key = f"now:{event.pk}:{event.updated_at.isoformat()}:{rooms}:{minute.isoformat()}"
     board = cache.get(key)
     if board is None:
         board = build_board(event, now=minute)

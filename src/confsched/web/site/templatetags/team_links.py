@@ -22,6 +22,7 @@ LINKS = (
     ("web:checkin", _("Check-in"), Right.CHECKIN),
     ("web:draft", _("Draft and release"), Right.PROGRAMME),
     ("web:draft_editor", _("Schedule editor"), Right.PROGRAMME),
+    ("web:announcements_staff", _("Announcements"), Right.PROGRAMME),
     ("web:speakers_staff", _("Speakers' links"), Right.PROGRAMME),
     ("web:speakers_review", _("Speakers' changes"), Right.PROGRAMME),
     ("web:team", _("Team"), Right.TEAM),
