@@ -5,7 +5,8 @@ A fresh site (SQLite, or with `--database postgres` a PostgreSQL database of its
 CONFSCHED_BENCH_POSTGRES) gets an event with one session that `--size` people starred, each
 with one device whose endpoint is a local HTTPS receiver (a self-signed certificate the sender
 is told to trust; CONFSCHED_PUSH_ALLOW_PRIVATE=1 admits its loopback address). The session is
-moved to another room (the editor's record_edit) and send-alerts' first step queues its task; `confsched worker`
+moved to another room (the editor's record_edit): its version's task is queued as the edit
+commits (send-alerts' first step, run after, finds it queued already); `confsched worker`
 is started and the receiver answers 201 to each message until all have arrived.
 
 Printed: the time from the worker's start to the last message, the time from the first message
@@ -75,6 +76,7 @@ from django.db import transaction
 from confsched.programme.models import Room, Session
 from confsched.programme.services import record_edit, session_facts
 from confsched.agenda.alerts import queue_version_pushes
+from confsched.push.models import PushedVersion
 
 with transaction.atomic():
     session = Session.objects.get(key="talk")
@@ -82,8 +84,10 @@ with transaction.atomic():
     session.room = Room.objects.create(event=session.event, name="Hall C", slug="hall-c")
     session.save()
     record_edit(session, before, editor="bench")
-# What each run of send-alerts does first: a task per version not pushed yet.
-print(queue_version_pushes())
+# What each run of send-alerts does first: a task per version not pushed yet (none: the
+# edit's commit queued it).
+queue_version_pushes()
+print(PushedVersion.objects.count())  # versions queued, once each
 """
 
 
