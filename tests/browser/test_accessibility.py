@@ -54,6 +54,7 @@ ATTENDEE = {
     "agenda": ("E/agenda/", 200),
     "favourites": ("E/agenda/favourites/", 200),
     "plan": ("E/plan/", 200),
+    "notifications' devices": ("E/agenda/devices/", 200),
     "grid signed in": ("E/grid/", 200),
     "session signed in": (f"E/sessions/{TORCHJD_KEY}/", 200),
     "seat": (f"E/sessions/{TORCHJD_KEY}/seat/", 200),
@@ -76,6 +77,7 @@ STAFF = {
     "team": ("E/team/", 200),
     "speakers' links": ("E/team/speakers/", 200),
     "speakers' changes": ("E/team/speakers/review/", 200),
+    "announcements": ("E/team/announcements/", 200),
     "feedback staff": ("E/feedback/", 200),
 }
 # A speaker's own pages ("P/" is the speaker's page at the event, after the site's /speaker/).

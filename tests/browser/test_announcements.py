@@ -9,13 +9,14 @@ import pytest
 
 from confsched.live import services
 from confsched.programme.models import Event
+from tests.browser.test_accessibility import axe_source, wcag22_violations  # noqa: F401 - a fixture
 from tests.conftest import DEMO_SLUG
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def test_an_announcement_appears_without_reload(
-    demo_live: str, new_context, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    demo_live: str, new_context, monkeypatch: pytest.MonkeyPatch, axe_source: str  # noqa: ANN001, F811
 ) -> None:  # fmt: skip
     monkeypatch.setattr(services, "notify_announcement", lambda *args: None)
     page = new_context().new_page()
@@ -35,6 +36,11 @@ def test_an_announcement_appears_without_reload(
     assert page.locator("[data-news-status]").inner_text() == (
         "New announcement: The keynote moves to Hall A, doors open at 9:15."
     )
+    # The page with its banner, as a phone shows it and as served: WCAG 2.2 AA throughout.
+    phone = new_context(viewport={"width": 375, "height": 800}).new_page()
+    phone.goto(demo_live)
+    assert phone.locator("section.news").count() == 1
+    assert wcag22_violations(phone, axe_source) == []
     if os.environ.get("CONFSCHED_SCREENSHOTS"):  # docs/screenshots, made by hand
         for name, width in (("phone", 375), ("desktop", 1280)):
             shot = new_context(viewport={"width": width, "height": 800}).new_page()

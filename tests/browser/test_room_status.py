@@ -12,6 +12,7 @@ from confsched.core import clock
 from confsched.live.services import mark_room
 from confsched.programme.models import Room
 from tests.browser.conftest import PHONE
+from tests.browser.test_accessibility import axe_source, wcag22_violations  # noqa: F401 - a fixture
 
 # 11:05 in Paris: Helion runs on the Master Stage (11:00-11:25), Tour comes at 11:30.
 NOW = datetime(2026, 4, 7, 9, 5, tzinfo=UTC)
@@ -24,6 +25,7 @@ def test_the_badge_appears_within_ten_seconds_without_reload(
     new_context,
     demo_live,
     monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
+    axe_source: str,  # noqa: F811 - the fixture
 ) -> None:
     monkeypatch.setattr(clock, "now", lambda: NOW)
     page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
@@ -40,6 +42,7 @@ def test_the_badge_appears_within_ten_seconds_without_reload(
     expect(tour.locator(".room-full")).to_be_hidden()  # not running yet: not said full
     expect(page.locator("[data-room-news]")).to_have_text("Room full: Master Stage")
     assert page.evaluate("performance.timeOrigin") == loaded  # the same page, not reloaded
+    assert wcag22_violations(page, axe_source) == []  # the badge shown: WCAG 2.2 AA
 
     mark_room(Room.objects.get(slug="master-stage"), is_full=False)
     expect(helion.locator(".room-full")).to_be_hidden(timeout=10_000)

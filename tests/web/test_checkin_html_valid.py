@@ -24,11 +24,13 @@ pytestmark = pytest.mark.django_db
 HELION = "helion-1-0-a-high-level-dsl-for-performance-portable-kernels"
 TOUR = "tour-de-force-llm-inference-optimization-from-simple-to-sophisticated"
 DOOR = f"/{DEMO_SLUG}/sessions/{HELION}/checkin/"
+ANNOUNCEMENTS = f"/{DEMO_SLUG}/team/announcements/"
 
 
 def test_checkin_pages_are_valid_html(
-    client: Client, demo_event: Event, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+    client: Client, demo_event: Event, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks,  # noqa: ANN001 - a pytest-django fixture
+) -> None:  # fmt: skip
     _checker()
     monkeypatch.setattr(clock, "now", lambda: datetime(2026, 4, 7, 8, 0, tzinfo=UTC))
     helion = Session.objects.get(event=demo_event, key=HELION)
@@ -37,7 +39,25 @@ def test_checkin_pages_are_valid_html(
     admit_walk_in(Session.objects.get(event=demo_event, key=TOUR))  # open entry, counted
     # Editors hold check-in and read insight: one account for the door pages and insight.
     client.force_login(on_team(User.objects.create_user("door", password="pw"), "editor"))
+    # Live at the venue: a room marked full and an announcement made (their stamps move once
+    # the writes commit).
+    with django_capture_on_commit_callbacks(execute=True):
+        live = {
+            "room marked full": client.post(
+                f"/{DEMO_SLUG}/rooms/master-stage/status/", {"state": "full"}, follow=True
+            ),
+            "announced": client.post(
+                ANNOUNCEMENTS,
+                {
+                    "action": "announce",
+                    "text_en": "Doors open at 9:15.",
+                    "link": f"/{DEMO_SLUG}/now/",
+                },
+                follow=True,
+            ),  # fmt: skip
+        }
     pages = {
+        **live,
         "index": client.get(f"/{DEMO_SLUG}/checkin/"),
         "door": client.get(DOOR),
         "welcome": client.post(DOOR, {"code": code.reservation.code}, follow=True),
@@ -47,11 +67,20 @@ def test_checkin_pages_are_valid_html(
         "no seat": client.post(DOOR, {"walk_in": "1"}, follow=True),
         "open entry": client.get(f"/{DEMO_SLUG}/sessions/{TOUR}/checkin/"),
         "insight": client.get(f"/{DEMO_SLUG}/insight/"),
+        "now, a room full and a banner": client.get(f"/{DEMO_SLUG}/now/"),
+        "list with a banner": client.get(f"/{DEMO_SLUG}/"),
     }
+    refused = client.post(
+        ANNOUNCEMENTS, {"action": "announce", "text_en": "Hi", "link": "http://example.org/"}
+    )
+    assert refused.status_code == 400
     assert {kind: response.status_code for kind, response in pages.items()} == dict.fromkeys(
         pages, 200
     )
     html = {kind: response.content.decode() for kind, response in pages.items()}
+    html["announcement refused"] = refused.content.decode()
+    assert 'class="room-full"' in html["now, a room full and a banner"]
+    assert "Doors open at 9:15." in html["list with a banner"]
     # The htmx answer is a fragment: checked inside a page's body, as htmx puts it there.
     fragment = client.post(DOOR, {"code": "7KQ2MXR9VB"}, headers={"HX-Request": "true"})
     html["htmx answer"] = (

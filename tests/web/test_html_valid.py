@@ -69,6 +69,7 @@ SIGNED_IN_PAGES = {
     "grid with stars": BASE + "grid/",
     "session starred": f"{BASE}sessions/{TORCHJD}/",
     "plan, signed in": BASE + "plan/",
+    "notifications' devices": BASE + "agenda/devices/",
     "password change": "/accounts/password/change/",
     "password change done": "/accounts/password/change/done/",
 }
