@@ -97,6 +97,8 @@ def test_elsewhere_gives_each_address_of_the_demo_event(client: Client, demo_eve
     assert page.links == [
         "webcal://testserver/pytorch-conference-europe-2026/schedule.ics",
         GIGGITY,
+        BASE + "roomstatus/v1/listrooms",  # FOSDEM's room status, for the apps
+        BASE + "announcements.atom",
         *(BASE + name for name in FILES),
         "/api/v1/docs",
         BASE + "changes/",
