@@ -168,11 +168,11 @@ def app_hosts(env: dict[str, str], *, count: int = 3, workers: int = 2) -> Itera
             host_env["ALLOWED_HOSTS"] = ",".join(
                 filter(None, [env.get("ALLOWED_HOSTS", ""), address, "127.0.0.1"])
             )
+            log = stack.enter_context((data / "serve.log").open("wb"))
             server = subprocess.Popen(  # noqa: S603 - our own command
                 [*command, "serve", "--host", bind, "--port", str(APP_PORT),
                  "--workers", str(workers), "--no-worker"],
-                env=host_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True,
+                env=host_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
             host = Host(f"host{number}", address, server, namespace)
             hosts.append(host)
@@ -182,6 +182,10 @@ def app_hosts(env: dict[str, str], *, count: int = 3, workers: int = 2) -> Itera
             deadline = time.monotonic() + START_SECONDS
             while not _answers(f"http://{host.upstream}/"):
                 if host.server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{host.name} at {host.upstream} did not start")
+                    said = (Path(env["CONFSCHED_DATA_DIR"]) / host.name / "serve.log").read_text(
+                        errors="replace"
+                    )
+                    last = "\n".join(said.splitlines()[-15:])
+                    raise RuntimeError(f"{host.name} at {host.upstream} did not start:\n{last}")
                 time.sleep(0.3)
         yield hosts

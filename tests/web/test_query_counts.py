@@ -74,3 +74,25 @@ def test_the_agenda_reads_only_the_person_s_sessions(client: Client) -> None:
     for sql in reading:
         listed = sql.split(" IN (", 1)[1].split(")", 1)[0] if " IN (" in sql else ""
         assert sorted(part.strip() for part in listed.split(",")) == names, sql
+
+
+@pytest.mark.parametrize("page", ["", "grid/"])
+def test_a_programme_without_speakers_is_listed(client: Client, page: str) -> None:
+    """No session bills a speaker: the outline's read of speakers asks for none (the storm's
+    event on several hosts answered 500 when it asked for an empty list)."""
+    from datetime import UTC, datetime, timedelta
+
+    from confsched.programme.models import Room, Session
+
+    event = create_event(slug="quiet", name="Quiet", timezone="Europe/Paris")
+    room = Room.objects.create(event=event, name="Hall", slug="hall")
+    start = datetime(2030, 4, 7, 9, 0, tzinfo=UTC)
+    for number in range(2):
+        Session.objects.create(
+            event=event, key=f"s{number}", title=f"Talk {number}", room=room,
+            starts_at=start + timedelta(hours=number), ends_at=start + timedelta(hours=number, minutes=30),
+        )  # fmt: skip
+    response = client.get(f"/quiet/{page}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert ("Talk 0" in html, "Talk 1" in html) == (True, True)

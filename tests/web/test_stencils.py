@@ -289,6 +289,7 @@ def test_a_build_s_full_collection_waits_until_its_response_is_sent(
     """The collection after a build scans everything the process keeps (0.1-0.3 s at 5,000
     sessions): it runs when Django says the response is finished, once, not in the request."""
     from django.core.signals import request_finished
+    from django.db import close_old_connections
 
     from confsched.web.site import stencils
 
@@ -298,8 +299,14 @@ def test_a_build_s_full_collection_waits_until_its_response_is_sent(
     stencils.forget_local_stencils()
     stencils.kept("test-build-key", lambda: during.append(len(calls)) or _stencil())
     assert (during, calls) == ([0], [])
-    request_finished.send(sender=None)
-    request_finished.send(sender=None)
+    # As the test client sends it: without closing the test's database connection (Django's
+    # own receiver closes it; PostgreSQL's then is gone for the rest of the test).
+    request_finished.disconnect(close_old_connections)
+    try:
+        request_finished.send(sender=None)
+        request_finished.send(sender=None)
+    finally:
+        request_finished.connect(close_old_connections)
     assert calls == ["collect"]
     # A page built whole in a request: collected after its response, once.
     Session.objects.filter(event__slug=DEMO_SLUG).update(title="Renamed")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, cast
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import CharField, Exists, F, OuterRef, Prefetch, Q, QuerySet, Value
 from django.db.models.functions import Cast
@@ -264,7 +265,10 @@ _FEW = 500
 
 def _raw_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     """The rows of a values_list query as the database driver gives them (no converters)."""
-    sql, params = rows.query.sql_with_params()
+    try:
+        sql, params = rows.query.sql_with_params()
+    except EmptyResultSet:  # a filter on an empty list (speakers of no one): nothing to ask
+        return []
     with connections[rows.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
