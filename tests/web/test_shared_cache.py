@@ -92,8 +92,8 @@ def test_a_signed_in_person_s_rendered_page_is_private(demo_event, path: str) ->
 def test_an_anonymous_if_none_match_gets_a_304(
     demo_event, path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # noqa: ANN001 - a pytest fixture
-    # One moment for both requests: the now page says the minute (once, on a loaded machine,
-    # the two requests fell either side of one, and the second page was another).
+    # One moment for both requests: the now page says its moment to the second (its <time
+    # datetime>), and on a loaded machine two requests fell either side of one.
     moment = clock.now()
     monkeypatch.setattr(clock, "now", lambda: moment)
     etag = _get(path)["ETag"]
@@ -109,8 +109,12 @@ def test_the_etag_is_the_same_in_another_process(demo_event) -> None:
 
 
 @pytest.mark.parametrize("path", RENDERED + FILES)
-def test_the_gzipped_bytes_are_the_same_in_another_process(demo_event, path: str) -> None:
+def test_the_gzipped_bytes_are_the_same_in_another_process(
+    demo_event, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:  # noqa: ANN001 - a pytest fixture
     """No random BREACH padding in what a cache shares: every process sends the same bytes."""
+    moment = clock.now()  # the now page says its moment to the second (<time datetime>)
+    monkeypatch.setattr(clock, "now", lambda: moment)
     before = _get(path)
     forget_local_stencils()
     after = _get(path)
