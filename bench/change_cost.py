@@ -6,8 +6,9 @@ Usage: python bench/change_cost.py [--sizes 1000,5000] [--rounds 3] [--redis red
 In one process, with Django's test client (no network) on a throw-away SQLite database (or
 DATABASE_URL). The event is shaped as in load.py (interchange.synthetic.fosdem_shaped: 10 rooms
 per 1,000 sessions, two days, 1.372 speakers per session). Every page is asked for once to warm the
-caches; then, each round, one session is renamed as the admin does it (the row saved, the
-event's `updated_at` moved) and each page is timed on its first request after the change:
+caches; then, each round, one session is renamed as the admin does it (the row saved, then
+programme.services.record_edit: a version, and the event's `updated_at` moved with a step of the
+outline journal naming the session) and each page is timed on its first request after the change:
 in the event's zone and English, in French (Accept-Language), and in another zone (?tz=).
 
 "restart" rounds rename a session, then drop this process's kept pages and parts as a server
@@ -73,11 +74,15 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
-    from django.utils import timezone
 
     from confsched.interchange.synthetic import fosdem_shaped
     from confsched.programme.models import Event, Session
-    from confsched.programme.services import create_event, load_programme
+    from confsched.programme.services import (
+        create_event,
+        load_programme,
+        record_edit,
+        session_facts,
+    )
     from confsched.web.site.stencils import forget_local_stencils
 
     call_command("migrate", verbosity=0)
@@ -87,11 +92,13 @@ def main() -> None:
         gc.freeze()
 
     def rename(event: Event, key: str, title: str) -> None:
-        # As the admin saves a session: the row (its updated_at moves), then the event.
+        # As the admin saves a session: the row, then the edit recorded (a version, and the
+        # event's version moved with a step naming the session).
         session = Session.objects.get(event=event, key=key)
+        before = session_facts(session)
         session.title = title
         session.save()
-        Event.objects.filter(pk=event.pk).update(updated_at=timezone.now())
+        record_edit(session, before, editor="bench")
 
     def get(url: str, headers: dict[str, str]) -> tuple[float, float, int, bytes]:
         with CaptureQueriesContext(connection) as queries:

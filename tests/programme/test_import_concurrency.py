@@ -158,3 +158,41 @@ def test_a_release_and_an_import_of_one_event_do_not_interleave(tmp_path: Path) 
     assert sorted(shown.values_list("key", "starts_at", "is_cancelled")) == sorted(
         drafted.values_list("key", "starts_at", "is_cancelled")
     )
+
+
+def test_two_writers_moving_one_event_s_version_at_once_make_one_chain_of_steps() -> None:
+    """The outline journal (programme/services/journal.py): the second writer reads the version
+    the first left, never the one both started from (a reader holding that would follow only
+    the second's step and miss the first's sessions)."""
+    import time
+
+    from django.db import transaction
+
+    from confsched.programme.models import OutlineStep
+    from confsched.programme.services import create_event, move_version
+
+    event = create_event(slug="steps", name="Steps", timezone="Europe/Paris")
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def write(touched: int) -> None:
+        try:
+            start.wait()
+            with transaction.atomic():
+                move_version(Event.objects.get(pk=event.pk), [touched])
+                time.sleep(0.3)  # the lock held: the other writer waits for this commit
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=write, args=(touched,)) for touched in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    first, second = OutlineStep.objects.filter(event=event).order_by("pk")
+    assert (first.since, second.since) == (event.updated_at, first.until)
+    assert second.until == Event.objects.get(pk=event.pk).updated_at
+    assert sorted([*first.sessions, *second.sessions]) == [1, 2]

@@ -96,3 +96,33 @@ def test_a_programme_without_speakers_is_listed(client: Client, page: str) -> No
     assert response.status_code == 200
     html = response.content.decode()
     assert ("Talk 0" in html, "Talk 1" in html) == (True, True)
+
+
+@pytest.mark.parametrize("page", ["", "grid/"])
+def test_after_a_one_session_import_a_page_reads_that_session_not_the_outline(
+    client: Client, page: str
+) -> None:
+    """The journal (queries.outline_after): the page of the version before is the start, and
+    only the renamed session is read again, for 3 sessions as for 300; the page is the one a
+    process that kept nothing builds."""
+    from dataclasses import replace
+
+    from confsched.web.site.stencils import forget_local_stencils
+
+    counts = []
+    for count, slug in ((3, "small"), (300, "large")):
+        event = _event_with(count, slug)
+        _queries(client, f"/{slug}/{page}")  # built once, its outline and frame kept
+        base = synthetic_programme(count)
+        renamed = [replace(s, title="Renamed") if s.key == "s1" else s for s in base.sessions]
+        load_programme(event, replace(base, sessions=renamed))
+        with CaptureQueriesContext(connection) as captured:
+            spliced = client.get(f"/{slug}/{page}").content
+        counts.append(len(captured.captured_queries))
+        assert sum('FROM "programme_session"' in q["sql"] for q in captured) == 3, slug
+        forget_local_stencils()
+        assert client.get(f"/{slug}/{page}").content == spliced
+    # the event, the journal's steps, the facets, the listed ids in order, the renamed
+    # session's row, its speakers' places and speakers, then its card's whole row, and its
+    # speakers' places with the speakers
+    assert counts == [9, 9]

@@ -74,9 +74,10 @@ def test_a_new_version_reads_one_session_whole_and_a_server_start_finds_the_shar
     }
     _html(client, "")
     _rename(demo_event, TORCHJD, "Jacobians, renamed")
-    # The event, the outline (speakers' places, the speakers, the rooms, tracks and levels,
-    # then the sessions), the renamed session whole and its speakers.
-    with django_assert_num_queries(7):
+    # The event, the outline journal's steps (none: this write moved the version without
+    # one), the outline (speakers' places, the speakers, the rooms, tracks and levels, then the
+    # sessions), the renamed session whole and its speakers.
+    with django_assert_num_queries(8):
         _html(client, "")
     _rename(demo_event, TORCHJD, "Jacobians, renamed again")
     forget_local_stencils()  # a server start: this process keeps nothing

@@ -37,7 +37,12 @@ from confsched.programme.models import (
     Speaker,
     Track,
 )
-from confsched.programme.services import record_edit, release_held, session_facts
+from confsched.programme.services import (
+    move_version,
+    record_edit,
+    release_held,
+    session_facts,
+)
 from confsched.search.worker import embedding_progress, progress_text
 from confsched.teams.access import can, event_ids_with, events_with, is_site_admin
 from confsched.teams.rights import Right
@@ -313,6 +318,14 @@ class SessionAdmin(TouchesEvent):
     @admin.display(description=gettext_lazy("Stars"), ordering="star_total")
     def star_count(self, obj: Session) -> int:
         return obj.star_total
+
+    def _touch(self, obj) -> None:  # noqa: ANN001 - a session
+        """A session saved moves the version with a step naming it (its own row, links and
+        speakers' places are all the edit can change); one deleted has no pk left to name."""
+        if obj.pk is None:
+            super()._touch(obj)
+        else:
+            move_version(obj.event, [obj.pk])
 
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
         # What the session was before this edit, to record the edit as a change.

@@ -31,6 +31,7 @@ from confsched.programme.speaker_models import HOLDABLE, Speaker  # noqa: F401 -
 from confsched.programme.version_models import (  # noqa: F401 - the app's models, kept apart
     Change,
     ChangeKind,
+    OutlineStep,
     ScheduleVersion,
     VersionSnapshot,
 )

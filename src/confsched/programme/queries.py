@@ -20,6 +20,7 @@ from confsched.programme.models import (
     Change,
     Event,
     Level,
+    OutlineStep,
     Room,
     ScheduleVersion,
     Session,
@@ -74,7 +75,8 @@ def events_listed() -> list[Event]:
     return list(Event.objects.order_by(F("start_date").desc(nulls_last=True), "name"))
 
 
-SCHEDULE_ORDER = ("starts_at", "room__position", "room__name", "title")
+# Ties last by pk: two reads of the same sessions list them alike (outline_after relies on it).
+SCHEDULE_ORDER = ("starts_at", "room__position", "room__name", "title", "pk")
 
 
 def published_sessions(
@@ -152,19 +154,106 @@ LAYOUT_COLUMNS = tuple(
 def published_outline(event: Event, *, pks: Collection[int] | None = None) -> list[Outline]:
     """What `published_sessions(event, with_texts=False)` lists, as outlines, in four queries
     whatever the event's size (only those of `pks` when given). Sessions whose cards are not
-    kept are then read whole (`published_sessions(..., pks=...)`), usually none or a few.
+    kept are then read whole (`published_sessions(..., pks=...)`), usually none or a few."""
+    return _outlines(event, _facets(event), pks=pks)
+
+
+# The facets an outline was read with: per kind (_FACET_MODELS' order), by id, the instance its
+# sessions show and the columns (FACET_FIELDS) their rows compare.
+Facets = list[dict[int, tuple[Any, tuple[Any, ...]]]]
+
+
+@dataclass(frozen=True, eq=False)
+class Outlined:
+    """An event's published outline at one version (its `updated_at`), with the facets it was
+    read with: where the next version's outline starts (outline_after). Shared, so read only."""
+
+    at: datetime
+    sessions: tuple[Outline, ...]
+    facets: Facets
+
+
+def outlined(event: Event, *, since: Outlined | None = None) -> Outlined:
+    """The event's published outline at its version: `since` (an earlier version's) with only
+    the sessions changed after it read again, when the journal joins the two (outline_after);
+    else read whole."""
+    if since is not None and (after := outline_after(event, since)) is not None:
+        return after
+    facets = _facets(event)
+    return Outlined(event.updated_at, tuple(_outlines(event, facets)), facets)
+
+
+# The most steps back a journal is followed, and the most sessions re-read through it (beyond,
+# a reader reads the outline whole: as cheap, and no long walk).
+_STEPS_FOLLOWED = 16
+_MOST_TOUCHED = 1000
+
+
+def outline_after(event: Event, held: Outlined) -> Outlined | None:
+    """The outline at the event's version made from `held`, reading again only the sessions
+    the journal (programme.OutlineStep) says the versions since touched; None when it cannot be
+    (a step missing, too many sessions touched, a room, track or level changed, or a session
+    listed now that is neither held nor touched): the caller reads it whole.
+
+    Five queries whatever the event's size: the steps, the facets, the published sessions' ids
+    in order (5,000 integers), and the touched sessions' rows and speakers. At 5,000 sessions
+    the whole read is 58 to 65 ms in process, this a few (bench/change_served.py)."""
+    touched = sessions_touched(event, since=held.at)
+    if touched is None or len(touched) > min(_MOST_TOUCHED, len(held.sessions) // 4 + 1):
+        return None
+    now = _facets(event)
+    if any(
+        now[kind].get(pk, (None, None))[1] != columns
+        for kind, facets in enumerate(held.facets)
+        for pk, (_, columns) in facets.items()
+    ):
+        return None
+    # The held instances where they are the same (pages compare and group by them).
+    facets = [{**kind, **kept} for kind, kept in zip(now, held.facets, strict=True)]
+    published = Session.objects.filter(event=event).published().order_by(*SCHEDULE_ORDER)
+    order = _raw_rows(published.values_list("pk"))
+    fresh = {row.pk: row for row in _outlines(event, facets, pks=touched)} if touched else {}
+    kept = {row.pk: row for row in held.sessions}
+    sessions = []
+    for (pk,) in order:
+        found = fresh.get(pk) if pk in touched else kept.get(pk)
+        if found is None:  # listed now, yet neither touched nor held: a write not journaled
+            return None
+        sessions.append(found)
+    return Outlined(event.updated_at, tuple(sessions), facets)
+
+
+def sessions_touched(event: Event, *, since: datetime) -> set[int] | None:
+    """The sessions the journal's steps from the version `since` (an `updated_at` of the event)
+    to the event's version touched, or None when the steps do not join them (a write that moved
+    the version without a step, or one too far back): what a reader holding something read at
+    `since` reads again, else all. One query."""
+    at = event.updated_at
+    touched: set[int] = set()
+    steps = OutlineStep.objects.filter(event=event).order_by("-pk")[:_STEPS_FOLLOWED]
+    for step_since, until, sessions in steps.values_list("since", "until", "sessions"):
+        if at == since:
+            break
+        if until == at:
+            touched.update(sessions)
+            at = step_since
+    return touched if at == since else None
+
+
+def _outlines(event: Event, facets: Facets, *, pks: Collection[int] | None = None) -> list[Outline]:
+    """The published outline (of `pks` only when given), read with `facets`.
 
     Every list and grid page after a change reads the whole outline (5,000 sessions, 10,000
-    speakers' places), so it is read narrow, through the cursor rather than the ORM's row
-    converters: the rooms, tracks, levels and speakers once each rather than on every row that
-    names them, and the times as text, each distinct one converted once (a 5,000-session read
-    took 47 ms in PostgreSQL's driver making 10,000 aware datetimes, 14 ms as text)."""
+    speakers' places) unless the journal lets it read only the changed sessions, so it is read
+    narrow, through the cursor rather than the ORM's row converters: the rooms, tracks, levels
+    and speakers once each rather than on every row that names them, and the times as text,
+    each distinct one converted once (a 5,000-session read took 47 ms in PostgreSQL's driver
+    making 10,000 aware datetimes, 14 ms as text)."""
     published = Session.objects.filter(event=event).published()
     billed = SessionSpeaker.objects.filter(session__event=event)
     if pks is not None:
         billed, published = billed.filter(session_id__in=pks), published.filter(pk__in=pks)
     billing = _billing(event, billed)
-    facets = _facets(event)
     times = {name: Cast(name, output_field=CharField()) for name in ("starts_at", "ends_at")}
     rows = (
         published.order_by(*SCHEDULE_ORDER)
@@ -208,7 +297,7 @@ _OUTLINE_READ = tuple(
 ) + tuple(f"{name}_id" for name, _ in _FACET_MODELS)
 
 
-def _facets(event: Event) -> list[dict[int, tuple[Any, tuple[Any, ...]]]]:
+def _facets(event: Event) -> Facets:
     """The event's rooms, tracks and levels (_FACET_MODELS' order), each by id: the instance an
     outline shows and the columns (FACET_FIELDS) its row compares. One query for the three."""
     kinds = [
@@ -218,7 +307,7 @@ def _facets(event: Event) -> list[dict[int, tuple[Any, tuple[Any, ...]]]]:
         .values_list("kind", *FACET_FIELDS)
         for index, (_, model) in enumerate(_FACET_MODELS)
     ]
-    found: list[dict[int, tuple[Any, tuple[Any, ...]]]] = [{} for _ in _FACET_MODELS]
+    found: Facets = [{} for _ in _FACET_MODELS]
     for kind, *values in _raw_rows(kinds[0].union(*kinds[1:], all=True)):
         model = _FACET_MODELS[kind][1]
         named = dict(zip(FACET_FIELDS[1:], values[1:], strict=True))

@@ -115,3 +115,29 @@ class Change(models.Model):
         if self.facts or self.kind in FIXED_WORDS:
             return say(self.kind, self.facts, zone=zone)
         return self.description
+
+
+class OutlineStep(models.Model):
+    """One move of an event's `updated_at` (the version every kept page and outline is named
+    by) and the sessions it touched: every session whose published outline row (its columns,
+    room, track, level, or speakers' billing) may differ after it, and every session it added,
+    unpublished or deleted. A process holding the outline at `since` reads only those sessions
+    to have the outline at `until` (programme/queries.outline_after).
+
+    Written only by the writers that know what they touched (programme/services/journal.py);
+    any other write moves `updated_at` without a step, which breaks the chain and makes the next
+    reader read the outline whole. So a step can be missing, never wrong."""
+
+    event = models.ForeignKey(
+        "programme.Event", on_delete=models.CASCADE, related_name="+", verbose_name=_("event")
+    )
+    since = models.DateTimeField(verbose_name=_("since"))
+    until = models.DateTimeField(verbose_name=_("until"))
+    sessions = models.JSONField(default=list, verbose_name=_("sessions"))
+
+    class Meta:
+        verbose_name = _("outline step")
+        verbose_name_plural = _("outline steps")
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.since.isoformat()} → {self.until.isoformat()}"

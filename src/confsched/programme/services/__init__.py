@@ -25,6 +25,7 @@ from confsched.programme.services.held import (
     set_speaker_fields,
 )
 from confsched.programme.services.importing import ImportOptions, files_digest, import_files
+from confsched.programme.services.journal import move_version
 from confsched.programme.services.loading import load_programme, lock_imports
 from confsched.programme.services.report import LoadReport
 from confsched.programme.services.sync import sync_event
@@ -43,6 +44,7 @@ __all__ = [
     "files_digest",
     "import_files",
     "load_programme",
+    "move_version",
     "lock_imports",
     "record_edit",
     "release_draft",

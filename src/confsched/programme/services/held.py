@@ -31,6 +31,7 @@ from confsched.programme.models import (
     SessionLink,
     Speaker,
 )
+from confsched.programme.services.journal import move_version
 from confsched.programme.services.loading import SQLITE_IMPORT_WAIT_SECONDS, lock_imports
 from confsched.programme.services.related import link_values
 from confsched.programme.services.snapshots import keep_programme
@@ -188,7 +189,7 @@ def set_speaker_fields(
     if sessions:
         said = {"speaker": row.name, "fields": profile} if profile else None
         version = _record(sessions, befores, by=by, profile=said)
-    row.event.save(update_fields=["updated_at"])
+    move_version(row.event, befores)  # the sessions that bill the speaker
     return version
 
 
@@ -221,7 +222,7 @@ def set_session_links(session: Session, links: list[Any], *, by: str) -> Schedul
     row.sequence += 1  # calendars carry the links (ATTACH)
     row.save(update_fields=["has_slides", "sequence", "updated_at"])
     version = _record([row], befores, by=by, profile=None)
-    row.event.save(update_fields=["updated_at"])
+    move_version(row.event, [row.pk])
     session.refresh_from_db()
     return version
 

@@ -26,6 +26,7 @@ from confsched.programme.models import (
     Track,
 )
 from confsched.programme.services.identity import own_keys, refuse_new_identities
+from confsched.programme.services.journal import move_version
 from confsched.programme.services.links import (
     add_links,
     has_slides_link,
@@ -181,6 +182,8 @@ def load_programme(
         return bool(getattr(row, name) != value)
 
     changes: list[Change] = []
+    # The sessions this load writes (the outline journal's step, journal.py).
+    touched: set[int] = set()
     # New sessions and their speakers, written together after the loop (bulk_create gives them
     # their ids): a first import of 5,000 sessions in a few statements, not three each.
     fresh: list[tuple[Session, list[tuple[int, str]]]] = []
@@ -283,6 +286,7 @@ def load_programme(
                     update_fields=[f for f in changed if f not in ("speakers", "links")]
                     + ["sequence", "updated_at", *first]
                 )
+                touched.add(row.pk)
                 after = facts(row, [names[pk] for pk, _ in links], refs_now)
                 changes += describe(row, before, after, zone=zone)
                 report.updated.append((row.full_title, changed))
@@ -305,6 +309,7 @@ def load_programme(
                 row.is_cancelled = True
                 row.sequence += 1
                 row.save(update_fields=["is_cancelled", "sequence", "updated_at"])
+                touched.add(row.pk)
                 report.cancelled.append(row.full_title)
                 changes.append(change_row(row, ChangeKind.CANCELLED))
     if changes:
@@ -323,7 +328,11 @@ def load_programme(
         pks = sorted(seats_now)
         transaction.on_commit(lambda: seats_changed.send(sender=Session, session_pks=pks))
     if report.has_changes or seats_now:  # kept pages and exports show seats
-        event.save(update_fields=["updated_at"])
+        if report.speakers_updated:  # shown on sessions this load need not have touched
+            event.save(update_fields=["updated_at"])
+        else:
+            touched |= {row.pk for row, _ in fresh} | seats_now.keys()
+            move_version(event, touched)
     if report.version:  # after the last write: the programme as this version leaves it
         keep_programme(event, report.version)
     return report

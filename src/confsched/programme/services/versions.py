@@ -21,6 +21,7 @@ from confsched.programme.models import (
     SessionLink,
     SessionSpeaker,
 )
+from confsched.programme.services.journal import move_version
 from confsched.programme.services.snapshots import keep_programme
 
 
@@ -128,7 +129,7 @@ def record_edit(
     if not changes:
         return None
     version = record_version(session.event, changes, source=f"edit by {editor}", by=editor)
-    session.event.save(update_fields=["updated_at"])
+    move_version(session.event, [session.pk])
     keep_programme(session.event, version)
     return version
 

@@ -163,13 +163,13 @@ def _changed(
 
 def outline_of(event: Event) -> tuple[queries.Outline, ...]:
     """The event's published outline at its version, read once per process: shared, so read
-    only (a page works on copies)."""
-    key = (event.pk, event.updated_at)
-    outline = page_outlines.get(key)
-    if outline is None:
-        outline = tuple(queries.published_outline(event))
-        page_outlines.put(key, outline)
-    return outline
+    only (a page works on copies). After a change, the version before's is the start: only the
+    sessions the change touched are read again (queries.outline_after)."""
+    held: queries.Outlined | None = page_outlines.get(event.pk)
+    if held is None or held.at != event.updated_at:
+        held = queries.outlined(event, since=held)
+        page_outlines.put(event.pk, held)
+    return held.sessions
 
 
 def unframed(parts: list[Part]) -> list[Part]:

@@ -333,9 +333,9 @@ export_pieces = _LocalCache(96 * 1024 * 1024, sizeof=len)
 # The last list or grid built per address, zone and language (schedule/frames.py), the next
 # version's starting point.
 page_frames = _LocalCache(64 * 1024 * 1024)
-# The outline those pages read, per event and version: the first page after a change reads it,
-# the others (the grid, other zones and languages) find it. Four (about 5.5 MB each at 5,000
-# sessions): the versions being asked for of the events being changed.
+# The outline those pages read, per event at its last version seen (queries.Outlined): the first
+# page after a change makes it from the one before, the others (the grid, other zones and
+# languages) find it. Four (about 5.5 MB each at 5,000 sessions): the events being changed.
 page_outlines = _LocalCache(4, sizeof=lambda outline: 1)
 # Signed-in people's agendas (web/agenda/kept.py), about 60 KB each, and when each page's picks
 # run (what now/next is told from): kept in each process only, as nobody else asks for them.
