@@ -22,7 +22,6 @@ this process for that request (SQLite runs in it; Redis does not), and its queri
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import statistics
 import sys
@@ -88,8 +87,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     cache.clear()
     if not args.no_freeze:  # as a served worker does once the app is loaded (gunicorn_hooks.py)
-        gc.collect()
-        gc.freeze()
+        from confsched.web.site.gunicorn_hooks import freeze_what_the_app_loaded
+
+        freeze_what_the_app_loaded(None)
 
     def rename(event: Event, key: str, title: str) -> None:
         # As the admin saves a session: the row, then the edit recorded (a version, and the

@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.signals import request_finished
+from django.core.signals import request_finished, request_started
 from isal import isal_zlib
 
 from confsched import interchange
@@ -104,6 +104,11 @@ class Stencil:
                 self._extend([part])
         self.plain = _Deflated(self.pieces, self.holes)
         self.size = sum(len(piece) for piece in self.pieces if piece is not None) + self.plain.size
+        # Whether kept() puts it in the shared cache too: not a page spliced from a frame
+        # (replaced), which any process holding the frame splices for less than reading it
+        # back (5,000 sessions: 9 MB pickled, 20 ms to store, 31 ms to read); a process without
+        # one splices from the last frame built whole, which is shared (schedule/frames.py).
+        self.is_shared = True
 
     def replaced(self, pieces: Mapping[int, bytes], starred: Mapping[int, bytes]) -> Stencil:
         """This page with the pieces at `pieces`' indexes replaced, and the stars of `starred`'s
@@ -111,6 +116,7 @@ class Stencil:
         page again: what a changed card costs (schedule/frames.py)."""
         copy = object.__new__(Stencil)
         copy.status, copy.holes, copy.spans = self.status, self.holes, self.spans
+        copy.is_shared = False
         copy.pieces = self.pieces.copy()
         for index, piece in pieces.items():
             if self.pieces[index] is None:
@@ -453,7 +459,7 @@ def kept(key: str, build: Callable[[], SizedT], *, collect: bool = True) -> Size
                     found = build()
                     if collect:
                         collect_after_response()
-                    if shared:
+                    if shared and getattr(found, "is_shared", True):
                         cache.set(key, found, STENCIL_TTL)
                 _local.put(key, found)
     finally:
@@ -464,11 +470,23 @@ def kept(key: str, build: Callable[[], SizedT], *, collect: bool = True) -> Size
 
 
 # A build leaves thousands of model instances and template nodes in reference cycles; a full
-# collection frees them before they add up to the next build's. It scans every object the
-# process keeps (outlines, frames, word indexes: 0.1-0.3 s at 5,000 sessions, the larger part
-# of a session page's first build after a change), so it runs once the response is sent
-# (Django's request_finished: gunicorn has written the whole answer by then), not before.
+# collection frees them before they add up to the next build's. It runs once the response is
+# sent (Django's request_finished: gunicorn has written the whole answer by then), not before.
+#
+# A full collection scans every object the process keeps: outlines, frames, word indexes and
+# kept parts (100,000 objects and 60 ms at 5,000 sessions, most of a session page's first
+# build after a change, which the worker's next request waited for). In a served worker
+# (gunicorn_hooks.freeze_what_the_app_loaded turns it on) what survived one is moved out of the
+# collector's view (gc.freeze) when the next request starts, with no request in flight, so the
+# next collection scans only what was made since. What is kept that way is freed as before by
+# its count of references when dropped (outlines, frames, indexes and parts hold no cycles);
+# only a cycle that was alive then would never be collected, and none is alive between
+# requests but what the worker keeps.
 _collection = threading.Event()
+_survivors = threading.Event()  # a full collection ran since the last freeze
+_in_flight = 0
+_in_flight_lock = threading.Lock()
+freezes_survivors = False  # set in served workers
 
 
 def collect_after_response() -> None:
@@ -476,12 +494,26 @@ def collect_after_response() -> None:
     _collection.set()
 
 
+def _freeze_survivors(**_: object) -> None:
+    global _in_flight
+    with _in_flight_lock:
+        if freezes_survivors and _in_flight == 0 and _survivors.is_set():
+            _survivors.clear()
+            gc.freeze()
+        _in_flight += 1
+
+
 def _collect_if_asked(**_: object) -> None:
+    global _in_flight
+    with _in_flight_lock:
+        _in_flight = max(0, _in_flight - 1)
     if _collection.is_set():
         _collection.clear()
         gc.collect()
+        _survivors.set()
 
 
+request_started.connect(_freeze_survivors, dispatch_uid="confsched-freeze-survivors")
 request_finished.connect(_collect_if_asked, dispatch_uid="confsched-collect-after-response")
 
 
