@@ -275,14 +275,14 @@ def test_the_titles_search_lists_follow_the_journal_and_a_write_without_a_step(
         published = Session.objects.filter(event=at, is_cancelled=False).published()
         return dict(published.values_list("pk", "title"))
 
-    semantic._listed_titles(_fresh(event))
+    semantic.listed_titles(_fresh(event))
     renamed = _programme(s5={"title": "Renamed"})
     _import(event, replace(renamed, sessions=[s for s in renamed.sessions if s.key != "s7"]))
     now = _fresh(event)
     with django_assert_num_queries(2):  # the steps, the touched sessions' titles
-        titles = semantic._listed_titles(now)
+        titles = semantic.listed_titles(now)
     assert titles == listed(event)
     assert (len(titles), "Renamed" in titles.values()) == (SIZE - 1, True)
     Session.objects.filter(event=event, key="s11").update(title="Renamed without a step")
     _bump(event)
-    assert semantic._listed_titles(_fresh(event)) == listed(event)
+    assert semantic.listed_titles(_fresh(event)) == listed(event)

@@ -31,10 +31,10 @@ from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.search.encoder import load_encoder
 from confsched.search.models import SessionEmbedding
-from confsched.search.words import WordIndex
+from confsched.search.words import WordIndex, keywords
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from django.db.models import QuerySet
 
@@ -364,10 +364,10 @@ def _listed_sessions(event: Event) -> QuerySet[Session]:
 def listed_ids(event: Event) -> tuple[int, ...]:
     """Ids of the sessions that similar and search results may show: published, not cancelled.
     Kept per process until the event changes, as its vectors are (every search asks)."""
-    return tuple(_listed_titles(event))
+    return tuple(listed_titles(event))
 
 
-def _listed_titles(event: Event) -> dict[int, str]:
+def listed_titles(event: Event) -> dict[int, str]:
     """The titles of the sessions of `listed_ids`, by id, kept per version as those are. A new
     version's are the previous version's with the sessions its changes touched read again
     (the outline journal, queries.sessions_touched), when the journal joins the two: reading
@@ -411,13 +411,50 @@ def sessions_in_order(event: Event, ids: list[int]) -> list[Session]:
 def similar_sessions(session: Session, *, limit: int = 5) -> list[Session]:
     """Up to `limit` sessions nearest in meaning to `session`, from stored vectors; without
     vectors (no extra), those sharing most words with its title."""
+    return sessions_in_order(session.event, similar_ids(session, limit=limit)[0])
+
+
+def similar_ids(session: Session, *, limit: int = 5) -> tuple[list[int], bool]:
+    """The ids of `similar_sessions`, and whether they were found by meaning (else by words)."""
     event = session.event
     candidates = listed_ids(event)
     ids = similar_session_ids(session, candidates=candidates, limit=limit)
-    if not ids:
-        others = set(candidates) - {session.pk}
-        ids = title_index(event).scores(session.title, among=others)[:limit]
-    return sessions_in_order(event, ids)
+    if ids:
+        return ids, True
+    others = set(candidates) - {session.pk}
+    return title_index(event).scores(session.title, among=others)[:limit], False
+
+
+def similar_unchanged(
+    event: Event, session: int, title: str, *, shown: Sequence[int], by_meaning: bool,
+    limit: int, touched: Mapping[int, tuple[str, str]],
+) -> bool:  # fmt: skip
+    """Whether `shown`, a session's similar sessions at an earlier version (`by_meaning` or by
+    words; the vectors the same), are still what similar_ids finds after the sessions of
+    `touched` (none of them shown) changed: id, its title then and now ("" when it was or is
+    not listed). False whenever it cannot tell cheaply.
+
+    By meaning, only a touched session listed now can enter, when its score reaches the lowest
+    shown (ties break by id: not below it). By words, a touched title that shares none of the
+    session's words, then or now, changes neither the scores nor the weights of those words."""
+    if by_meaning:
+        found = _event_vectors(event)
+        if found is None:
+            return False
+        ids, matrix = found
+        rows = {pk: index for index, pk in enumerate(ids)}
+        if session not in rows:
+            return False
+        listed_now = [pk for pk, (_, now) in touched.items() if now and pk in rows]
+        if not listed_now:
+            return True
+        if len(shown) < limit:
+            return False
+        vector = matrix[rows[session]]
+        floor = min(float(matrix[rows[pk]] @ vector) for pk in shown)
+        return all(float(matrix[rows[pk]] @ vector) < floor for pk in listed_now)
+    words = set(keywords(title))
+    return not any(words & {*keywords(before), *keywords(now)} for before, now in touched.values())
 
 
 def title_index(event: Event) -> WordIndex:
@@ -429,7 +466,7 @@ def title_index(event: Event) -> WordIndex:
     previous = _title_indexes.get(event.pk)
 
     def build() -> tuple[dict[int, str], WordIndex]:
-        titles = _listed_titles(event)
+        titles = listed_titles(event)
         if previous is None:
             return titles, WordIndex.of(titles)
         before, index = previous[1]

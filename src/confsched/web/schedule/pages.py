@@ -95,7 +95,7 @@ def personal_page(
         version += f" {event.embedded_at.isoformat() if event.embedded_at else '-'}"
     key = "page:" + hashlib.sha256(f"{version}\n{place}".encode()).hexdigest()
     stencil = kept(
-        key, lambda: build(place) if build else _stencil(request, render), collect=build is None
+        key, lambda: build(place) if build else built_stencil(render), collect=build is None
     )
     # A visitor with no cookie of the site gets the page everyone like them gets, which a
     # cache in front may keep: no token (their star form is checked by origin), no cookie.
@@ -150,7 +150,7 @@ def personal_page(
     return remember_zone(response, viewer)
 
 
-def _stencil(request: HttpRequest, render: PageRender) -> Stencil:
+def built_stencil(render: PageRender) -> Stencil:
     """The page rendered with markers where each request differs, cut at them."""
     markers = Markers()
     page, sessions = render(markers, set())

@@ -9,19 +9,22 @@ from django.views.decorators.http import require_safe
 
 from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
+from confsched.search import semantic
 from confsched.speakers.showing import attach_photos, preview_for, slide_previews
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
+    built_stencil,
     marked,
     personal_page,
     star_html,
 )
+from confsched.web.sessions.frames import Shown, framed_session_page
 from confsched.web.sessions.structured_data import session_json_ld
 from confsched.web.site.calendars import calendar_response, event_etag
 from confsched.web.site.fragments import attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
-from confsched.web.site.stencils import Markers
+from confsched.web.site.stencils import Markers, Stencil
 from confsched.web.site.zones import viewer_zone
 
 # A link without a title is named by its kind (programme.models.LinkKind); session.html
@@ -37,6 +40,8 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     # kept page: it picks one of two, from a per-event set kept a minute (only when shown).
     is_likely_full = event_row.show_likely_full and key in likely_full_session_keys(event_row)
 
+    shown: list[Shown] = []  # what the page built shows (frames.py)
+
     def render(markers: Markers | None, starred: set[int]) -> tuple[HttpResponse, list]:
         # Looked up only when the page is built: a kept page needs no session row.
         session = queries.session_for_key(event_row, key)
@@ -47,28 +52,44 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         attach_seat_html(request, event_row, [session], markers=markers)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
         # Built with the page, once per schedule version and version of the vectors.
-        from confsched.search.semantic import similar_sessions  # only this page shows them
-
-        similar = similar_sessions(session, limit=5)
+        similar_ids, by_meaning = semantic.similar_ids(session, limit=SIMILAR_SHOWN)
+        similar = semantic.sessions_in_order(event_row, similar_ids)
         attach_photos(similar)  # their cards show the speakers' photos
         previews = slide_previews(session)
-        shown = [(link, preview_for(link.url, previews)) for link in session.slide_links]
+        slides = [(link, preview_for(link.url, previews)) for link in session.slide_links]
         page = event_page(
             request, "confsched/session.html", event=event_row, viewer=viewer,
             moment=session.starts_at, session=session,
             star_html=star_html(request, session, markers=markers, starred=starred),
             same_track=nearby, same_track_total=track_total, is_likely_full=is_likely_full,
-            similar=similar, slide_previews=shown,
+            similar=similar, slide_previews=slides,
             json_ld=session_json_ld(session, event=event_row, url=url), **marked(markers),
+        )  # fmt: skip
+        shown.append(
+            Shown(
+                session=session.pk, title=session.title, track=session.track_id,
+                same_track=tuple(row.pk for row in nearby),
+                track_total=track_total, similar=tuple(similar_ids), by_meaning=by_meaning,
+                limit=SIMILAR_SHOWN,
+            )
         )  # fmt: skip
         return page, [session]
 
+    def build(place: str) -> Stencil:
+        return framed_session_page(
+            place, event=event_row, build=lambda: (built_stencil(render), shown[-1])
+        )
+
     name = f"session:{key}:likely-full" if is_likely_full else f"session:{key}"
-    return personal_page(request, event_row, viewer, name=name, render=render, shows_vectors=True)
+    return personal_page(
+        request, event_row, viewer, name=name, render=render, shows_vectors=True, build=build
+    )
 
 
-# A session page lists the track's next sessions and links to the whole track.
+# A session page lists the track's next sessions and links to the whole track, and shows the
+# sessions most similar to it.
 SAME_TRACK_SHOWN = 6
+SIMILAR_SHOWN = 5
 
 
 @require_safe

@@ -339,6 +339,9 @@ export_pieces = _LocalCache(96 * 1024 * 1024, sizeof=len)
 # The last list or grid built per address, zone and language (schedule/frames.py), the next
 # version's starting point.
 page_frames = _LocalCache(64 * 1024 * 1024)
+# The last session page built per address, zone and language, and what it showed
+# (web/sessions/frames.py): about 30 KB each, some thousands.
+session_frames = _LocalCache(48 * 1024 * 1024, sizeof=lambda frame: frame.stencil.size + 512)
 # The outline those pages read, per event at its last version seen (queries.Outlined): the first
 # page after a change makes it from the one before, the others (the grid, other zones and
 # languages) find it. Four (about 5.5 MB each at 5,000 sessions): the events being changed.
@@ -526,6 +529,7 @@ def forget_local_stencils() -> None:
     session_parts.clear()
     export_pieces.clear()
     page_frames.clear()
+    session_frames.clear()
     page_outlines.clear()
     agenda_pages.clear()
     agenda_times.clear()
