@@ -170,3 +170,30 @@ def test_by_meaning_a_session_back_in_the_programme_rebuilds_only_where_it_ranks
     assert built == _page()
     assert rendered == (0 if is_kept else 1)
     assert _similar(built) == nearest[:5]
+
+
+@pytest.mark.parametrize(
+    ("key", "cosine", "is_kept"),
+    [("t10", 0.2, True), ("t10", 0.85, False), ("t4", 0.3, False)],
+    ids=["one far away embedded again, still far", "one embedded again near", "a shown one"],
+)
+def test_by_meaning_new_vectors_rebuild_only_the_pages_they_reach(
+    event: Event, renders: Counter[str], settings, key: str, cosine: float, is_kept: bool
+) -> None:
+    """The worker embeds a changed session after the change (a new `embedded_at`): a page is
+    built again only when that session's new vector can show among its similar sessions."""
+    _vectors(event, {"t4": 0.9, "t7": 0.8, "t8": 0.7, "t11": 0.6, "t13": 0.5, "t10": 0.1})
+    assert _similar(_page()) == ["t4", "t7", "t8", "t11", "t13"]
+    row = SessionEmbedding.objects.get(session__event=event, session__key=key)
+    vector = np.frombuffer(row.vector, dtype="<f4").copy()
+    other = int(np.flatnonzero(vector[1:])[0]) + 1  # its own axis
+    vector[0], vector[other] = cosine, (1 - cosine**2) ** 0.5
+    row.vector = vector.tobytes()
+    row.save()
+    Event.objects.filter(pk=event.pk).update(embedded_at=timezone.now())
+    renders.clear()
+    built = _page()
+    rendered = renders["confsched/session.html"]
+    settings.CONFSCHED_PAGE_STENCILS = False
+    assert built == _page()
+    assert rendered == (0 if is_kept else 1)

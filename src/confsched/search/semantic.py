@@ -64,6 +64,9 @@ _vectors: dict[int, tuple[Version, tuple[list[int], Any]]] = {}
 _listed: dict[int, tuple[Version, dict[int, str]]] = {}
 _word_indexes: dict[int, tuple[Version, WordIndex]] = {}
 _title_indexes: dict[int, tuple[Version, tuple[dict[int, str], WordIndex]]] = {}
+# Per event, the last change of its vectors this process saw: the version before, the version
+# after, and the sessions whose vector it added, replaced or removed (vectors_changed).
+_revectored: dict[int, tuple[Version, Version, frozenset[int]]] = {}
 _vectors_lock = threading.Lock()
 KeptT = TypeVar("KeptT")
 
@@ -269,6 +272,9 @@ def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
     except ImportError:
         return None
 
+    version = (event.embedded_at,)
+    previous = _vectors.get(event.pk)
+
     def read() -> tuple[list[int], Any]:
         rows = list(
             SessionEmbedding.objects.filter(session__event=event, model_name=MODEL_NAME)
@@ -282,12 +288,54 @@ def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
             if rows
             else np.zeros((0, DIMENSIONS), dtype="<f4")
         )
-        return [session_id for session_id, _ in rows], matrix
+        ids = [session_id for session_id, _ in rows]
+        if previous is not None:
+            _revectored[event.pk] = (
+                previous[0],
+                version,
+                _changed_rows(previous[1], (ids, matrix)),
+            )
+        return ids, matrix
 
     # Only the vectors' own version: a change of the programme stores none (the worker embeds
     # it after, moving `embedded_at`), and results are taken among the listed ids of the
     # programme's version, so a deleted session's vector left here is never shown.
-    return _per_version(_vectors, event, read, version=(event.embedded_at,))
+    return _per_version(_vectors, event, read, version=version)
+
+
+def _changed_rows(before: tuple[list[int], Any], after: tuple[list[int], Any]) -> frozenset[int]:
+    """The sessions whose vector differs between two readings (added, replaced or removed)."""
+    import numpy as np  # noqa: PLC0415 - optional extra, there whenever vectors are
+
+    (old_ids, old), (new_ids, new) = before, after
+    old_rows = {pk: index for index, pk in enumerate(old_ids)}
+    both = [(old_rows[pk], index) for index, pk in enumerate(new_ids) if pk in old_rows]
+    changed = (set(old_ids) ^ set(new_ids)) | {
+        new_ids[index]
+        for (_, index), differs in zip(
+            both,
+            np.any(old[[o for o, _ in both]] != new[[n for _, n in both]], axis=1).tolist()
+            if both
+            else [],
+            strict=True,
+        )
+        if differs
+    }
+    return frozenset(changed)
+
+
+def vectors_changed(event: Event, *, since: datetime | None) -> frozenset[int] | None:
+    """The sessions whose vector changed between the event's vectors at `since` (an
+    `embedded_at`) and now, or None when this process did not see that change (it read the
+    vectors of neither, or of another version between)."""
+    if since == event.embedded_at:
+        return frozenset()
+    if _event_vectors(event) is None:
+        return None
+    seen = _revectored.get(event.pk)
+    if seen is None or seen[0] != (since,) or seen[1] != (event.embedded_at,):
+        return None
+    return seen[2]
 
 
 def _ranked(ids: list[int], scores: Any, *, allowed: set[int], limit: int) -> list[int]:

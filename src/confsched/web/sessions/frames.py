@@ -12,8 +12,12 @@ when the outline journal (programme.OutlineStep) joins the two versions and
 - none is in the page's track now, and the track holds as many sessions as it did (one that
   left it or was withdrawn),
 - the similar sessions cannot have changed (search.semantic.similar_unchanged: by meaning, no
-  touched session reaches the lowest shown score; by words, none shares a word of the title),
-- and the vectors are those it was built with.
+  touched or newly embedded session reaches the lowest shown score; by words, none shares a
+  word of the title).
+
+The worker embeds a changed session a few seconds after the change, which moves the event's
+`embedded_at` (the version of its vectors): the sessions whose vector that changed
+(semantic.vectors_changed) count as touched for the similar sessions by meaning.
 
 Anything else builds the page whole, and that page is the next frame. A change the journal
 does not follow (the event, a room, a speaker's photo) breaks the chain: built whole."""
@@ -59,8 +63,9 @@ def framed_session_page(
     """The session page of `place`: its frame when nothing it shows changed since, else
     `build()` (the page, and what it shows), kept as the place's frame."""
     frame: SessionFrame | None = session_frames.get(place)
-    if frame is not None and frame.at != event.updated_at and _still(frame, event):
-        session_frames.put(place, replace(frame, at=event.updated_at, titles=_titles(event)))
+    if frame is not None and _still(frame, event):
+        now = replace(frame, at=event.updated_at, embedded=event.embedded_at, titles=_titles(event))
+        session_frames.put(place, now)
         return frame.stencil
     stencil, shown = build()
     collect_after_response()
@@ -75,13 +80,16 @@ def _titles(event: Event) -> dict[int, str]:
 
 def _still(frame: SessionFrame, event: Event) -> bool:
     """Whether the frame's page is the page at the event's version (the module's rules)."""
-    if frame.embedded != event.embedded_at:
+    shown = frame.shown
+    revectored = semantic.vectors_changed(event, since=frame.embedded)
+    if revectored is None or (revectored and not shown.by_meaning):
         return False
     touched = queries.sessions_touched(event, since=frame.at)
-    shown = frame.shown
-    if touched is None or touched & {shown.session, *shown.same_track, *shown.similar}:
+    if touched is None:
         return False
-    if not touched:
+    if (touched | revectored) & {shown.session, *shown.same_track, *shown.similar}:
+        return False
+    if not touched and not revectored:
         return True
     if shown.track is not None:
         in_track = Session.objects.filter(event=event, track_id=shown.track).published()
@@ -90,7 +98,7 @@ def _still(frame: SessionFrame, event: Event) -> bool:
         if in_track.exclude(pk=shown.session).count() != shown.track_total:
             return False
     now = _titles(event)
-    changed = {pk: (frame.titles.get(pk, ""), now.get(pk, "")) for pk in touched}
+    changed = {pk: (frame.titles.get(pk, ""), now.get(pk, "")) for pk in touched | revectored}
     return semantic.similar_unchanged(
         event, shown.session, shown.title, shown=shown.similar, by_meaning=shown.by_meaning,
         limit=shown.limit, touched=changed,
