@@ -71,6 +71,19 @@ def _page(key: str = PAGE) -> str:
     return TOKEN.sub(r'\1…"', response.content.decode())
 
 
+def _checked(renders: Counter[str], settings, *, is_kept: bool) -> str:  # noqa: ANN001
+    """The page now, after asserting it is what a plain render gives and that it was the frame
+    (no template run) or built whole (one)."""
+    renders.clear()
+    built = _page()
+    rendered = renders["confsched/session.html"]
+    settings.CONFSCHED_PAGE_STENCILS = False
+    assert built == _page()
+    settings.CONFSCHED_PAGE_STENCILS = True
+    assert rendered == (0 if is_kept else 1)
+    return built
+
+
 def _import(event: Event, **changed: dict) -> None:
     assert load_programme(event, _programme(**changed)).version is not None
 
@@ -112,12 +125,7 @@ def test_after_each_change_the_session_page_is_what_a_plain_render_gives(
     _page()  # built, and kept as its frame
     make, is_kept = CHANGES[change]
     make(event)
-    renders.clear()
-    built = _page()
-    rendered = renders["confsched/session.html"]
-    settings.CONFSCHED_PAGE_STENCILS = False
-    assert built == _page()
-    assert rendered == (0 if is_kept else 1)
+    _checked(renders, settings, is_kept=is_kept)
 
 
 def test_the_page_a_track_lists_and_the_similar_by_words(event: Event) -> None:
@@ -163,12 +171,7 @@ def test_by_meaning_a_session_back_in_the_programme_rebuilds_only_where_it_ranks
     nearest = ["t16", "t4", "t7", "t8", "t11", "t13"]
     assert _similar(page) == [key for key in nearest if key != back][:5]
     load_programme(event, _programme())  # back again
-    renders.clear()
-    built = _page()
-    rendered = renders["confsched/session.html"]
-    settings.CONFSCHED_PAGE_STENCILS = False
-    assert built == _page()
-    assert rendered == (0 if is_kept else 1)
+    built = _checked(renders, settings, is_kept=is_kept)
     assert _similar(built) == nearest[:5]
 
 
@@ -191,9 +194,4 @@ def test_by_meaning_new_vectors_rebuild_only_the_pages_they_reach(
     row.vector = vector.tobytes()
     row.save()
     Event.objects.filter(pk=event.pk).update(embedded_at=timezone.now())
-    renders.clear()
-    built = _page()
-    rendered = renders["confsched/session.html"]
-    settings.CONFSCHED_PAGE_STENCILS = False
-    assert built == _page()
-    assert rendered == (0 if is_kept else 1)
+    _checked(renders, settings, is_kept=is_kept)
