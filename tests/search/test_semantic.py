@@ -10,6 +10,7 @@ import pytest
 from confsched.programme.models import Session
 from confsched.search import semantic, worker
 from confsched.search.models import SessionEmbedding
+from confsched.search.similar import similar_sessions
 from tests.conftest import unavailable
 
 MCU = "Flexible Deployment of PyTorch Models on MCU-Class Devices Using ExecuTorch"
@@ -98,7 +99,7 @@ def test_search_training_on_many_gpus(embedded_event) -> None:
 def test_similar_sessions_come_from_stored_vectors_without_the_model(
     embedded_event, without_model
 ) -> None:
-    similar = semantic.similar_sessions(_session(embedded_event, MCU), limit=3)
+    similar = similar_sessions(_session(embedded_event, MCU), limit=3)
     assert _titles(similar) == [
         "Helion 1.0: A High-Level DSL for Performance Portable Kernels",
         "Tour De Force: LLM Inference Optimization From Simple To Sophisticated",
@@ -111,7 +112,7 @@ def test_similar_sessions_leave_out_the_session_and_cancelled_ones(embedded_even
     Session.objects.filter(
         event=embedded_event, title="Helion 1.0: A High-Level DSL for Performance Portable Kernels"
     ).update(is_cancelled=True)
-    similar = semantic.similar_sessions(_session(embedded_event, MCU), limit=5)
+    similar = similar_sessions(_session(embedded_event, MCU), limit=5)
     assert MCU not in _titles(similar)
     assert "Helion 1.0: A High-Level DSL for Performance Portable Kernels" not in _titles(similar)
     assert len(similar) == 5
@@ -185,7 +186,7 @@ def test_search_without_the_extra_falls_back_to_keywords(demo_event, without_mod
 
 
 def test_similar_without_vectors_falls_back_to_title_words(demo_event, without_model) -> None:
-    similar = semantic.similar_sessions(_session(demo_event, MCU), limit=5)
+    similar = similar_sessions(_session(demo_event, MCU), limit=5)
     assert _titles(similar)[0] == EDGE
 
 

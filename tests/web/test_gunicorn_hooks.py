@@ -9,17 +9,17 @@ from confsched.web.site.gunicorn_hooks import freeze_what_the_app_loaded
 
 def test_a_worker_freezes_what_loading_the_app_made() -> None:
     import confsched.wsgi  # noqa: F401 - the app a worker loads before the hook runs
-    from confsched.web.site import stencils
+    from confsched.web.site import collection
 
     gc.unfreeze()
     try:
         freeze_what_the_app_loaded(worker=None)
         # Django and our modules: tens of thousands of objects the collector no longer scans.
         assert gc.get_freeze_count() > 20_000
-        assert stencils.freezes_survivors is True
+        assert collection.freezes_survivors is True
     finally:
         gc.unfreeze()
-        stencils.freezes_survivors = False
+        collection.freezes_survivors = False
 
 
 def test_a_served_worker_freezes_what_survived_a_build_s_collection_between_requests(
@@ -28,17 +28,17 @@ def test_a_served_worker_freezes_what_survived_a_build_s_collection_between_requ
     """What outlasts the full collection after a build (outlines, frames, kept parts) is moved
     out of the collector's view when the next request starts, never while one is in flight
     (its objects would never be collected), and only in a served worker."""
-    from confsched.web.site import stencils
+    from confsched.web.site import collection
 
     # Django's own receivers of these signals would touch the database: ours, as connected.
-    started, finished = stencils._freeze_survivors, stencils._collect_if_asked
+    started, finished = collection._freeze_survivors, collection._collect_if_asked
 
     kept_after_the_build = [{"outline": index} for index in range(5000)]
 
     def request(*, build: bool) -> None:
         started()
         if build:
-            stencils.collect_after_response()
+            collection.collect_after_response()
         finished()
 
     def frozen_after(steps) -> list[bool]:  # noqa: ANN001
@@ -50,12 +50,12 @@ def test_a_served_worker_freezes_what_survived_a_build_s_collection_between_requ
         return seen
 
     # Requests other tests left unfinished here (streamed, or raised through the test client).
-    monkeypatch.setattr(stencils, "_in_flight", 0)
+    monkeypatch.setattr(collection, "_in_flight", 0)
     gc.unfreeze()
     try:
         request(build=True)  # not a served worker: nothing frozen
         assert frozen_after([lambda: request(build=False)]) == [False]
-        monkeypatch.setattr(stencils, "freezes_survivors", True)
+        monkeypatch.setattr(collection, "freezes_survivors", True)
         request(build=False)  # no build, no collection: nothing to freeze at the next start
         assert frozen_after([lambda: request(build=False)]) == [False]
         started()  # a request in flight (another thread)

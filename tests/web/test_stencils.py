@@ -291,11 +291,11 @@ def test_a_build_s_full_collection_waits_until_its_response_is_sent(
     from django.core.signals import request_finished
     from django.db import close_old_connections
 
-    from confsched.web.site import stencils
+    from confsched.web.site import collection, stencils
 
     during: list[int] = []
     calls: list[str] = []
-    monkeypatch.setattr(stencils.gc, "collect", lambda *args: calls.append("collect"))
+    monkeypatch.setattr(collection.gc, "collect", lambda *args: calls.append("collect"))
     stencils.forget_local_stencils()
     stencils.kept("test-build-key", lambda: during.append(len(calls)) or _stencil())
     assert (during, calls) == ([0], [])

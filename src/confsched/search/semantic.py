@@ -31,10 +31,10 @@ from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.search.encoder import load_encoder
 from confsched.search.models import SessionEmbedding
-from confsched.search.words import WordIndex, keywords
+from confsched.search.words import WordIndex
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable
 
     from django.db.models import QuerySet
 
@@ -265,7 +265,7 @@ def ask_worker(text: str, path: Path) -> Any:
     return np.frombuffer(data, dtype="<f4")
 
 
-def _event_vectors(event: Event) -> tuple[list[int], Any] | None:
+def event_vectors(event: Event) -> tuple[list[int], Any] | None:
     """Session ids and the matrix of their vectors, kept per process until the event changes."""
     try:
         import numpy as np  # noqa: PLC0415 - optional extra
@@ -308,20 +308,12 @@ def _changed_rows(before: tuple[list[int], Any], after: tuple[list[int], Any]) -
     import numpy as np  # noqa: PLC0415 - optional extra, there whenever vectors are
 
     (old_ids, old), (new_ids, new) = before, after
-    old_rows = {pk: index for index, pk in enumerate(old_ids)}
-    both = [(old_rows[pk], index) for index, pk in enumerate(new_ids) if pk in old_rows]
-    changed = (set(old_ids) ^ set(new_ids)) | {
-        new_ids[index]
-        for (_, index), differs in zip(
-            both,
-            np.any(old[[o for o, _ in both]] != new[[n for _, n in both]], axis=1).tolist()
-            if both
-            else [],
-            strict=True,
-        )
-        if differs
-    }
-    return frozenset(changed)
+    rows = {pk: index for index, pk in enumerate(old_ids)}
+    news = [index for index, pk in enumerate(new_ids) if pk in rows]
+    olds = [rows[new_ids[index]] for index in news]
+    differs = np.any(old[olds] != new[news], axis=1).tolist() if news else []
+    replaced = {new_ids[index] for index, changed in zip(news, differs, strict=True) if changed}
+    return frozenset((set(old_ids) ^ set(new_ids)) | replaced)
 
 
 def vectors_changed(event: Event, *, since: datetime | None) -> frozenset[int] | None:
@@ -330,7 +322,7 @@ def vectors_changed(event: Event, *, since: datetime | None) -> frozenset[int] |
     vectors of neither, or of another version between)."""
     if since == event.embedded_at:
         return frozenset()
-    if _event_vectors(event) is None:
+    if event_vectors(event) is None:
         return None
     seen = _revectored.get(event.pk)
     if seen is None or seen[0] != (since,) or seen[1] != (event.embedded_at,):
@@ -359,7 +351,7 @@ def similar_session_ids(
 ) -> list[int]:
     """Ids of the `candidates` nearest in meaning to `session`, nearest first, from stored
     vectors only (no model); empty when the session has no vector."""
-    found = _event_vectors(session.event)
+    found = event_vectors(session.event)
     if found is None:
         return []
     ids, matrix = found
@@ -379,7 +371,7 @@ def search_session_ids(
 
     Raises ModelUnavailableError when the query cannot be embedded (no extra, no worker).
     """
-    found = _event_vectors(event)
+    found = event_vectors(event)
     if found is None or not found[0]:
         return [], set()
     ids, matrix = found
@@ -454,55 +446,6 @@ def sessions_in_order(event: Event, ids: list[int]) -> list[Session]:
     for row in found:
         row.event = event
     return found
-
-
-def similar_sessions(session: Session, *, limit: int = 5) -> list[Session]:
-    """Up to `limit` sessions nearest in meaning to `session`, from stored vectors; without
-    vectors (no extra), those sharing most words with its title."""
-    return sessions_in_order(session.event, similar_ids(session, limit=limit)[0])
-
-
-def similar_ids(session: Session, *, limit: int = 5) -> tuple[list[int], bool]:
-    """The ids of `similar_sessions`, and whether they were found by meaning (else by words)."""
-    event = session.event
-    candidates = listed_ids(event)
-    ids = similar_session_ids(session, candidates=candidates, limit=limit)
-    if ids:
-        return ids, True
-    others = set(candidates) - {session.pk}
-    return title_index(event).scores(session.title, among=others)[:limit], False
-
-
-def similar_unchanged(
-    event: Event, session: int, title: str, *, shown: Sequence[int], by_meaning: bool,
-    limit: int, touched: Mapping[int, tuple[str, str]],
-) -> bool:  # fmt: skip
-    """Whether `shown`, a session's similar sessions at an earlier version (`by_meaning` or by
-    words; the vectors the same), are still what similar_ids finds after the sessions of
-    `touched` (none of them shown) changed: id, its title then and now ("" when it was or is
-    not listed). False whenever it cannot tell cheaply.
-
-    By meaning, only a touched session listed now can enter, when its score reaches the lowest
-    shown (ties break by id: not below it). By words, a touched title that shares none of the
-    session's words, then or now, changes neither the scores nor the weights of those words."""
-    if by_meaning:
-        found = _event_vectors(event)
-        if found is None:
-            return False
-        ids, matrix = found
-        rows = {pk: index for index, pk in enumerate(ids)}
-        if session not in rows:
-            return False
-        listed_now = [pk for pk, (_, now) in touched.items() if now and pk in rows]
-        if not listed_now:
-            return True
-        if len(shown) < limit:
-            return False
-        vector = matrix[rows[session]]
-        floor = min(float(matrix[rows[pk]] @ vector) for pk in shown)
-        return all(float(matrix[rows[pk]] @ vector) < floor for pk in listed_now)
-    words = set(keywords(title))
-    return not any(words & {*keywords(before), *keywords(now)} for before, now in touched.values())
 
 
 def title_index(event: Event) -> WordIndex:

@@ -33,6 +33,7 @@ from django.http import HttpResponse
 
 from confsched.programme import queries
 from confsched.programme.models import Event
+from confsched.web.site.collection import collect_after_response
 from confsched.web.site.fragments import attach_cards, attach_star_urls
 from confsched.web.site.stencils import (
     STENCIL_TTL,
@@ -40,7 +41,6 @@ from confsched.web.site.stencils import (
     Markers,
     Part,
     Stencil,
-    collect_after_response,
     page_frames,
     page_outlines,
 )

@@ -11,7 +11,7 @@ when the outline journal (programme.OutlineStep) joins the two versions and
 - no touched session is shown,
 - none is in the page's track now, and the track holds as many sessions as it did (one that
   left it or was withdrawn),
-- the similar sessions cannot have changed (search.semantic.similar_unchanged: by meaning, no
+- the similar sessions cannot have changed (search.similar.similar_unchanged: by meaning, no
   touched or newly embedded session reaches the lowest shown score; by words, none shares a
   word of the title).
 
@@ -31,7 +31,9 @@ from datetime import datetime
 from confsched.programme import queries
 from confsched.programme.models import Event, Session
 from confsched.search import semantic
-from confsched.web.site.stencils import Stencil, collect_after_response, session_frames
+from confsched.search.similar import similar_unchanged
+from confsched.web.site.collection import collect_after_response
+from confsched.web.site.stencils import Stencil, session_frames
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ def _still(frame: SessionFrame, event: Event) -> bool:
             return False
     now = _titles(event)
     changed = {pk: (frame.titles.get(pk, ""), now.get(pk, "")) for pk in touched | revectored}
-    return semantic.similar_unchanged(
+    return similar_unchanged(
         event, shown.session, shown.title, shown=shown.similar, by_meaning=shown.by_meaning,
         limit=shown.limit, touched=changed,
     )  # fmt: skip

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
 from confsched.search import semantic
+from confsched.search.similar import similar_ids
 from confsched.speakers.showing import attach_photos, preview_for, slide_previews
 from confsched.web.agenda.seats import attach_seat_html
 from confsched.web.schedule.pages import (
@@ -52,8 +53,8 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         attach_seat_html(request, event_row, [session], markers=markers)
         nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
         # Built with the page, once per schedule version and version of the vectors.
-        similar_ids, by_meaning = semantic.similar_ids(session, limit=SIMILAR_SHOWN)
-        similar = semantic.sessions_in_order(event_row, similar_ids)
+        nearest, by_meaning = similar_ids(session, limit=SIMILAR_SHOWN)
+        similar = semantic.sessions_in_order(event_row, nearest)
         attach_photos(similar)  # their cards show the speakers' photos
         previews = slide_previews(session)
         slides = [(link, preview_for(link.url, previews)) for link in session.slide_links]
@@ -69,7 +70,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
             Shown(
                 session=session.pk, title=session.title, track=session.track_id,
                 same_track=tuple(row.pk for row in nearby),
-                track_total=track_total, similar=tuple(similar_ids), by_meaning=by_meaning,
+                track_total=track_total, similar=tuple(nearest), by_meaning=by_meaning,
                 limit=SIMILAR_SHOWN,
             )
         )  # fmt: skip

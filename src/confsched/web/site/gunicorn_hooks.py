@@ -91,12 +91,12 @@ def freeze_what_the_app_loaded(worker: Any) -> None:
     stops scanning it. A page built after a change ends with a full collection (stencils.kept),
     which then looks only at what requests made: at 5,000 sessions it was 0.1-0.3 s of the
     first list after a change (bench/change_cost.py --no-freeze). So does what survives each of
-    those collections, from then on (stencils._freeze_survivors)."""
-    from confsched.web.site import stencils  # noqa: PLC0415 - the app is loaded by now
+    those collections, from then on (collection._freeze_survivors)."""
+    from confsched.web.site import collection  # noqa: PLC0415 - the app is loaded by now
 
     gc.collect()
     gc.freeze()
-    stencils.freezes_survivors = True
+    collection.freezes_survivors = True
 
 
 def load_before_fork() -> dict[str, int]:
