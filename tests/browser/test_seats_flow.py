@@ -98,7 +98,9 @@ def test_without_javascript_the_plain_form_joins_the_waitlist(new_context, works
     context = new_context(viewport=PHONE, java_script_enabled=False)
     signed_in(context, site, "cy")
     page = context.new_page()
-    page.goto(workshop + "grid/")
+    # The list: on the grid to scale a lightning talk's cell is too short to show its seat
+    # control (clipped; a click there only reached it by scrolling the cell, and flaked).
+    page.goto(workshop)
     _seat(page).get_by_role("button", name=f"Join the waitlist (#1) of “{TITLE}”").click()
     expect(page).to_have_url(f"{workshop}sessions/{TORCHJD_KEY}/seat/")
     expect(page.locator(".seat-note")).to_have_text(
@@ -106,7 +108,7 @@ def test_without_javascript_the_plain_form_joins_the_waitlist(new_context, works
     )
     expect(page.locator("#waitlist-heading")).to_have_text("You are number 1 on the waitlist")
     page.get_by_role("link", name="Back").click()
-    expect(page).to_have_url(re.compile(r"/grid/#s-\d+$|/grid/$"))
+    expect(page).to_have_url(re.compile(r"/pytorch-conference-europe-2026/(#s-\d+)?$"))
 
 
 @pytest.mark.browser
