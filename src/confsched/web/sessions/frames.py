@@ -66,18 +66,21 @@ def framed_session_page(
     `build()` (the page, and what it shows), kept as the place's frame."""
     frame: SessionFrame | None = session_frames.get(place)
     if frame is not None and _still(frame, event):
-        now = replace(frame, at=event.updated_at, embedded=event.embedded_at, titles=_titles(event))
+        now = replace(
+            frame,
+            at=event.updated_at,
+            embedded=event.embedded_at,
+            titles=semantic.listed_titles(event),
+        )
         session_frames.put(place, now)
         return frame.stencil
     stencil, shown = build()
     collect_after_response()
-    kept = SessionFrame(event.updated_at, event.embedded_at, _titles(event), shown, stencil)
+    kept = SessionFrame(
+        event.updated_at, event.embedded_at, semantic.listed_titles(event), shown, stencil
+    )
     session_frames.put(place, kept)
     return stencil
-
-
-def _titles(event: Event) -> dict[int, str]:
-    return semantic.listed_titles(event)
 
 
 def _still(frame: SessionFrame, event: Event) -> bool:
@@ -99,7 +102,7 @@ def _still(frame: SessionFrame, event: Event) -> bool:
             return False
         if in_track.exclude(pk=shown.session).count() != shown.track_total:
             return False
-    now = _titles(event)
+    now = semantic.listed_titles(event)
     changed = {pk: (frame.titles.get(pk, ""), now.get(pk, "")) for pk in touched | revectored}
     return similar_unchanged(
         event, shown.session, shown.title, shown=shown.similar, by_meaning=shown.by_meaning,
