@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import itertools
 import re
 import socket
 import urllib.parse
@@ -31,6 +32,7 @@ NO_LENGTH = (
     "Send this request's body with a Content-Length: this server cannot read a chunked one.\n"
 )
 FORM = "application/x-www-form-urlencoded"
+_PEOPLE = itertools.count(1)  # one fresh username per sign-up: an object's id() is reused
 
 
 def _in_chunks(body: bytes, size: int = 16) -> Iterator[bytes]:
@@ -79,7 +81,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def signed_in(site: str) -> Browser:
     browser = Browser(site)
     browser.send("GET", "/accounts/signup/")  # the CSRF cookie
-    name = f"ada{len(browser.cookies)}{id(browser) % 100000}"
+    name = f"ada{next(_PEOPLE)}"
     fields = {"username": name, "email": f"{name}@example.org", "password1": PASSWORD,
               "password2": PASSWORD}  # fmt: skip
     status, _, _ = browser.send(
