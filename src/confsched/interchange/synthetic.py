@@ -30,7 +30,7 @@ def synthetic_programme(
                 abstract="An abstract with several sentences. " * abstract_sentences,
                 starts_at=slot,
                 ends_at=slot + timedelta(minutes=slot_minutes - 5),
-                room=f"Room {i % rooms}",
+                room=f"Room {(i // days) % rooms}",  # one session per room and slot
                 track=f"Track {i % 8}",
                 level=("Beginner", "Advanced")[i % 2],
                 has_slides=i % 4 == 0,
