@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from confsched.core.prepared import Prepared
 from confsched.core.text import fold
@@ -104,25 +105,37 @@ def session_for_key(event: Event, key: str) -> Session | None:
     return _attach(_with_speaker_events(rows, event), event)[0] if rows else None
 
 
-def sessions_in_track(session: Session, *, limit: int) -> tuple[list[Session], int]:
-    """Up to `limit` other published sessions of the session's track, those starting next
-    first (then the ones before it, the latest first), and how many there are in all."""
+def track_neighbours(
+    outline: Sequence[Outline], session: Session, *, limit: int
+) -> tuple[list[Outline], int]:
+    """Up to `limit` other sessions of the session's track in the published `outline`, those
+    starting next first (then the ones before it, the latest first), in time order; and how many
+    there are in all. Read from the outline a process holds: no query."""
     if session.track_id is None:
         return [], 0
-    others = (
-        Session.objects.filter(event_id=session.event_id, track_id=session.track_id)
-        .published()
-        .exclude(pk=session.pk)
-    )
-    after = others.filter(
-        Q(starts_at__gt=session.starts_at) | Q(starts_at=session.starts_at, title__gt=session.title)
-    )
-    rows = list(_with_details(after).order_by("starts_at", "title")[:limit])
-    if len(rows) < limit:
-        before = others.exclude(pk__in=[row.pk for row in rows]).order_by("-starts_at", "-title")
-        rows += reversed(list(_with_details(before)[: limit - len(rows)]))
-        rows.sort(key=lambda row: (row.starts_at, row.title))
-    return _attach(rows, session.event), others.count()
+    others = [
+        row for row in outline
+        if row.track is not None and row.track.id == session.track_id and row.pk != session.pk
+    ]  # fmt: skip
+    mark = (session.starts_at, session.title)
+    after = sorted((row for row in others if (row.starts_at, row.title) > mark), key=_in_time)
+    chosen = after[:limit]
+    if len(chosen) < limit:
+        before = sorted((row for row in others if (row.starts_at, row.title) <= mark), key=_in_time)
+        chosen = before[max(0, len(before) - (limit - len(chosen))) :] + chosen
+    return chosen, len(others)
+
+
+def _in_time(row: Outline) -> tuple[Any, ...]:
+    return (row.starts_at, row.title, row.pk)
+
+
+def outlines_in_order(outline: Sequence[Outline], pks: Sequence[int]) -> list[Outline]:
+    """The sessions of `pks` in the published `outline`, in the order of `pks` (those not in
+    it left out)."""
+    wanted = set(pks)
+    found = {row.pk: row for row in outline if row.pk in wanted}
+    return [found[pk] for pk in pks if pk in found]
 
 
 def _speakers_shown(event: Event) -> QuerySet[Speaker]:

@@ -29,9 +29,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from confsched.programme import queries
-from confsched.programme.models import Event, Session
+from confsched.programme.models import Event
 from confsched.search import semantic
 from confsched.search.similar import similar_unchanged
+from confsched.web.schedule.frames import outline_of
 from confsched.web.site.collection import collect_after_response
 from confsched.web.site.stencils import Stencil, session_frames
 
@@ -96,11 +97,10 @@ def _still(frame: SessionFrame, event: Event) -> bool:
         return False
     if not touched and not revectored:
         return True
-    if shown.track is not None:
-        in_track = Session.objects.filter(event=event, track_id=shown.track).published()
-        if in_track.filter(pk__in=touched).exists():
-            return False
-        if in_track.exclude(pk=shown.session).count() != shown.track_total:
+    if shown.track is not None:  # from the outline the process holds, as the page's were
+        outline = outline_of(event)
+        in_track = {row.pk for row in outline if row.track and row.track.id == shown.track}
+        if touched & in_track or len(in_track - {shown.session}) != shown.track_total:
             return False
     now = semantic.listed_titles(event)
     changed = {pk: (frame.titles.get(pk, ""), now.get(pk, "")) for pk in touched | revectored}

@@ -9,10 +9,10 @@ from django.views.decorators.http import require_safe
 
 from confsched.agenda.demand import likely_full_session_keys
 from confsched.programme import queries
-from confsched.search import semantic
 from confsched.search.similar import similar_ids
-from confsched.speakers.showing import attach_photos, preview_for, slide_previews
+from confsched.speakers.showing import preview_for, slide_previews
 from confsched.web.agenda.seats import attach_seat_html
+from confsched.web.schedule.frames import outline_of
 from confsched.web.schedule.pages import (
     SPEAKERS_PARAMETERS,
     built_stencil,
@@ -23,7 +23,7 @@ from confsched.web.schedule.pages import (
 from confsched.web.sessions.frames import Shown, framed_session_page
 from confsched.web.sessions.structured_data import session_json_ld
 from confsched.web.site.calendars import calendar_response, event_etag
-from confsched.web.site.fragments import attach_star_urls
+from confsched.web.site.fragments import attach_cards, attach_star_urls
 from confsched.web.site.pages import event_or_404, event_page
 from confsched.web.site.stencils import Markers, Stencil
 from confsched.web.site.zones import viewer_zone
@@ -51,11 +51,17 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         url = request.build_absolute_uri(session.get_absolute_url())
         attach_star_urls([session], event=event_row)
         attach_seat_html(request, event_row, [session], markers=markers)
-        nearby, track_total = queries.sessions_in_track(session, limit=SAME_TRACK_SHOWN)
+        # The cards beside it come from the outline the process holds (as the list's do),
+        # and are rendered only when no page rendered them before.
+        outline = outline_of(event_row)
+        nearby, track_total = queries.track_neighbours(outline, session, limit=SAME_TRACK_SHOWN)
         # Built with the page, once per schedule version and version of the vectors.
         nearest, by_meaning = similar_ids(session, limit=SIMILAR_SHOWN)
-        similar = semantic.sessions_in_order(event_row, nearest)
-        attach_photos(similar)  # their cards show the speakers' photos
+        nearby = [row.copy() for row in nearby]  # the outline is shared: cards go on copies
+        similar = [row.copy() for row in queries.outlines_in_order(outline, nearest)]
+        attach_cards(
+            [*nearby, *similar], event=event_row, zone=viewer.zone, heading=3, show_day=True
+        )
         previews = slide_previews(session)
         slides = [(link, preview_for(link.url, previews)) for link in session.slide_links]
         page = event_page(
@@ -76,7 +82,7 @@ def session_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
         )  # fmt: skip
         return page, [session]
 
-    def build(place: str) -> Stencil:
+    def build(place: str, _page: str) -> Stencil:
         return framed_session_page(
             place, event=event_row, build=lambda: (built_stencil(render), shown[-1])
         )

@@ -89,13 +89,15 @@ def attach_cards(
     event: Event,
     zone: zoneinfo.ZoneInfo,
     heading: int,
+    show_day: bool = False,
 ) -> None:
     """Set `session.card` to its rendered card for every session, rendering only the cards
-    whose content no page rendered before (see `card_digest`).
+    whose content no page rendered before (see `card_digest`). With `show_day`, a card names
+    its day before its time (pages listing sessions of several days without day headings).
 
     Sessions read as an outline (queries.published_outline: they carry `billing`) are read
     whole only when their card is to be rendered."""
-    base = _card_base(event, zone, heading)
+    base = _card_base(event, zone, heading, show_day=show_day)
     keys = {session: "card:" + card_digest(session, base) for session in sessions}
 
     def render(missing: list[Session | queries.Outline]) -> dict[Session | queries.Outline, str]:
@@ -107,7 +109,7 @@ def attach_cards(
         for session in missing:
             row = whole.get(session.pk, session)  # unpublished meanwhile: read as needed
             row.is_likely_full = getattr(session, "is_likely_full", False)
-            context = {"session": row, "heading": heading}
+            context = {"session": row, "heading": heading, "show_day": show_day}
             cards[session] = render_to_string("confsched/_card.html", context)
         return cards
 
@@ -139,12 +141,15 @@ def kept_stars(sessions: Sequence[Session]) -> dict[int, tuple[str, str]]:
     return {session.pk: (texts[session, False], texts[session, True]) for session in sessions}
 
 
-def _card_base(event: Event, zone: zoneinfo.ZoneInfo, heading: int) -> tuple[str, ...]:
+def _card_base(
+    event: Event, zone: zoneinfo.ZoneInfo, heading: int, *, show_day: bool = False
+) -> tuple[str, ...]:
     """What every card of a page is rendered with: the template, the sessions' address (with
     any path prefix), the zone, the page's language (a card's words, and which titles it marks
-    with lang=) and the heading level."""
+    with lang=), the heading level and whether the day is shown."""
     url = reverse("web:session", kwargs={"event": event.slug, "key": _KEY_MARK})
-    return (template_digest("confsched/_card.html"), url, zone.key, page_language(), str(heading))
+    template = template_digest("confsched/_card.html")
+    return (template, url, zone.key, page_language(), str(heading), "day" if show_day else "")
 
 
 def card_digest(session: Session | queries.Outline, base: tuple[str, ...]) -> str:
