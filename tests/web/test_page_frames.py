@@ -315,6 +315,10 @@ def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_f
         torchjd = _torchjd(demo_event).pk
         titles = {cache.get(key).rows[torchjd][0][2] for key in keys}
         assert (len(keys), titles) == (2, {"TorchJD: Jacobian Descent in PyTorch"})
+        # The page itself is not in the frame a second time: the frame names the kept page.
+        pages = {cache.get(key).page for key in keys}
+        assert [hasattr(cache.get(key), "stencil") for key in keys] == [False, False]
+        assert {type(cache.get(page)).__name__ for page in pages} == {"Stencil"}
         forget_local_stencils()
         _rename_speaker(demo_event)
         cards = 2 * _sessions_of_speaker(demo_event)
@@ -323,6 +327,35 @@ def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_f
         settings.CONFSCHED_PAGE_STENCILS = False
         assert _pages(views) == built
     finally:
+        _forget_redis(prefix)
+
+
+def test_a_frame_in_redis_whose_page_is_gone_is_no_frame_the_page_is_built_whole(
+    demo_event, renders: Counter[str], settings
+) -> None:
+    if not reachable(6379):
+        unavailable("Redis on 127.0.0.1:6379 is needed", "CONFSCHED_REQUIRE_SERVICES")
+    prefix = f"frames-{uuid.uuid4().hex}"
+    settings.CACHES = {"default": {
+        "BACKEND": "confsched.core.caching.ForgivingRedisCache", "LOCATION": REDIS, "KEY_PREFIX": prefix,
+    }}  # fmt: skip
+    try:
+        views = {"list": ("", {}), "grid": ("grid/", {})}
+        _pages(views)
         client = redis.Redis.from_url(REDIS)
-        for key in client.scan_iter(f"{prefix}:*"):
+        for key in client.scan_iter(f"{prefix}:*:page:*"):  # evicted: the frames stay
             client.delete(key)
+        forget_local_stencils()
+        _rename(demo_event)
+        assert _built_after_change(demo_event, views, renders)[0] == 2
+        built = _pages(views)
+        settings.CONFSCHED_PAGE_STENCILS = False
+        assert _pages(views) == built
+    finally:
+        _forget_redis(prefix)
+
+
+def _forget_redis(prefix: str) -> None:
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)

@@ -69,15 +69,16 @@ def without_unknown_parameters(
 
 def personal_page(
     request: HttpRequest, event: Event, viewer: ViewerZone, *, name: str, render: PageRender,
-    parameters: tuple[str, ...] = ZONE_ONLY, build: Callable[[str], Stencil] | None = None,
+    parameters: tuple[str, ...] = ZONE_ONLY, build: Callable[[str, str], Stencil] | None = None,
     shows_vectors: bool = False,
 ) -> HttpResponse:  # fmt: skip
     """A page that is the same for everyone but for the CSRF token, the account corner and
     the stars: built once per schedule version, address, zone and language (see stencils), then
     filled in for this request. Parameters other than `parameters` are redirected away.
 
-    `build`, given the page's place (all of its key but the version), builds its stencil
-    instead of `render` with markers (the list and grid: schedule/frames.py). A page that
+    `build`, given the page's place (all of its key but the version) and its key among the kept
+    pages, builds its stencil instead of `render` with markers (the list and grid:
+    schedule/frames.py). A page that
     `shows_vectors` (similar sessions) is also rebuilt when the event's vectors change."""
     if redirect_away := without_unknown_parameters(request, parameters):
         return redirect_away
@@ -95,7 +96,7 @@ def personal_page(
         version += f" {event.embedded_at.isoformat() if event.embedded_at else '-'}"
     key = "page:" + hashlib.sha256(f"{version}\n{place}".encode()).hexdigest()
     stencil = kept(
-        key, lambda: build(place) if build else built_stencil(render), collect=build is None
+        key, lambda: build(place, key) if build else built_stencil(render), collect=build is None
     )
     # A visitor with no cookie of the site gets the page everyone like them gets, which a
     # cache in front may keep: no token (their star form is checked by origin), no cookie.

@@ -63,7 +63,7 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
             markers=markers, likely_full=full, outline=outline,
         )  # fmt: skip
 
-    def build(place: str) -> Stencil:
+    def build(place: str, page: str) -> Stencil:
         if parse_filters(dict(request.GET.lists())).q:  # a search reads whole sessions
             markers = Markers()
             page, sessions = render(markers, set())
@@ -71,7 +71,7 @@ def _schedule(request: HttpRequest, slug: str, *, layout: str) -> HttpResponse:
             return Stencil(parts, stars=star_parts(sessions), status=page.status_code)
         return framed_stencil(
             place, event=event_fields(event, describe_zone(viewer.zone, event_moment(event))),
-            outline=outline_of(event), likely_full=full,
+            page=page, outline=outline_of(event), likely_full=full,
             render=lambda markers, outline: render(markers, set(), outline),
             star_parts=star_parts, card_context={
                 "event": event, "zone": viewer.zone, "heading": _heading(layout)

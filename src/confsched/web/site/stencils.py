@@ -434,6 +434,16 @@ def _writers_digest() -> str:
     return digest.hexdigest()
 
 
+def held_stencil(key: str) -> Stencil | None:
+    """The stencil kept under `key` (here, else in the shared cache), or None: never built."""
+    found = _local.get(key)
+    if found is None and not isinstance(caches["default"], LocMemCache):
+        found = cache.get(key)
+        if found is not None:
+            _local.put(key, found)
+    return cast(Stencil | None, found)
+
+
 def kept(key: str, build: Callable[[], SizedT], *, collect: bool = True) -> SizedT:
     """What is stored under `key` (here, then in the shared cache), else built and kept.
 
