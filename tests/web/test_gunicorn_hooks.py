@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 from confsched.web.site.gunicorn_hooks import freeze_what_the_app_loaded
 
@@ -96,7 +97,9 @@ def test_the_master_loads_what_every_first_request_would_and_opens_no_connection
 
     loaded = load_before_fork()
 
-    assert loaded == {"templates": len(files), "languages": 3}
+    # The vectors' arithmetic (the semantic extra, installed in the tests), imported for all.
+    assert loaded == {"templates": len(files), "languages": 3, "modules": ["numpy"]}
+    assert "numpy" in sys.modules
     assert "confsched/seat.html" in files and "confsched/schedule.html" in files
     assert set(files) <= set(loader.get_template_cache)
     # A forked worker must open its own connection: the master opens none.

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import importlib
+import importlib.util
 import os
 from functools import cache
 from pathlib import Path
@@ -104,8 +106,10 @@ def load_before_fork() -> dict[str, int]:
     the workers it forks share it: the URL patterns (which import every view, and build the
     API's schemas), our compiled templates and each language's translations. Without it the
     first request of each worker paid about 0.25 s of CPU, all at once when a rush starts on
-    a new server (bench/reservations.py). Opens no database connection: connections are never
-    shared by forked processes. Returns what was loaded, for the log and the test."""
+    a new server (bench/reservations.py). With the semantic extra, numpy too: the first session
+    page of a worker imported it (about 0.1 s) for the similar sessions' vectors. Opens no
+    database connection: connections are never shared by forked processes. Returns what was
+    loaded, for the log and the test."""
     from django.apps import apps
     from django.template import engines
     from django.urls import get_resolver, reverse
@@ -128,4 +132,7 @@ def load_before_fork() -> dict[str, int]:
         with translation.override(code):
             translation.gettext("Schedule")  # loads the language's catalogs
         languages += 1
-    return {"templates": templates, "languages": languages}
+    modules = [name for name in ("numpy",) if importlib.util.find_spec(name) is not None]
+    for name in modules:
+        importlib.import_module(name)
+    return {"templates": templates, "languages": languages, "modules": modules}

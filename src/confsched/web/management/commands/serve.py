@@ -202,8 +202,10 @@ class Command(BaseCommand):
             with_worker = _is_embedded_database()
         worker = start_worker(out=self.stdout) if with_worker else None
         self.stdout.write(
-            f"Loaded the URL patterns, {loaded['templates']} templates and "
-            f"{loaded['languages']} languages for the workers to share"
+            f"Loaded the URL patterns, {loaded['templates']} templates, "
+            f"{loaded['languages']} languages"
+            + "".join(f", {name}" for name in loaded["modules"])
+            + " for the workers to share"
         )
         self.stdout.write(f"Serving confsched at http://{bind}/ (Ctrl-C stops)")
         self.stdout.flush()
