@@ -5,8 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import translation
 
-from confsched.push.messages import MAX_PAYLOAD, Notice, Urgency, device_label, payload
+from confsched.push.messages import (
+    MAX_PAYLOAD,
+    Notice,
+    Urgency,
+    device_label,
+    payload,
+    shown_device_label,
+)
 
 
 def _notice(body: str, title: str = "Keynote") -> Notice:
@@ -66,3 +74,22 @@ def test_a_long_title_is_cut_at_200_characters() -> None:
 )
 def test_a_device_is_named_by_its_browser_and_system(agent: str, label: str) -> None:
     assert device_label(agent) == label
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "shown"),
+    [
+        ("fr", "Firefox on Android", "Firefox sur Android"),
+        ("de", "Safari on iOS", "Safari auf iOS"),
+        ("fr", "A browser", "Un navigateur"),
+        ("de", "A browser", "Ein Browser"),
+        ("en", "Chrome on Linux", "Chrome on Linux"),
+        ("fr", "Android", "Android"),  # a system alone: a name, as it is
+        ("fr", "Lynx on a toaster", "Lynx on a toaster"),  # not one of ours: left as stored
+    ],
+)
+def test_a_device_s_stored_label_is_shown_in_the_page_s_language(
+    language: str, label: str, shown: str
+) -> None:
+    with translation.override(language):
+        assert shown_device_label(label) == shown

@@ -82,6 +82,15 @@ def test_the_devices_page_offers_the_sites_key_and_lists_each_device(demo_event)
     assert f'action="/{DEMO_SLUG}/agenda/devices/{device.pk}/off"' in html
 
 
+def test_a_device_is_named_in_the_page_s_language(demo_event) -> None:  # noqa: ANN001
+    type(demo_event).objects.filter(pk=demo_event.pk).update(languages="en, fr")
+    _, client = _person()
+    _post(client, Browser().subscription(PUBLIC))
+    html = client.get(DEVICES, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert html.count("<strong>Firefox sur Linux</strong>") == 1
+    assert PushSubscription.objects.get().label == "Firefox on Linux"  # stored as it was
+
+
 def test_the_agenda_links_the_devices_page(demo_event) -> None:  # noqa: ANN001
     _, client = _person()
     html = client.get(f"/{DEMO_SLUG}/agenda/").content.decode()

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from django.utils.translation import gettext
+
 MAX_RECORD = 4096
 ENCRYPTION_OVERHEAD = 86 + 1 + 16
 MAX_PAYLOAD = MAX_RECORD - ENCRYPTION_OVERHEAD
@@ -90,12 +92,30 @@ _SYSTEMS = (
     ("ChromeOS", re.compile(r"\bCrOS\b")),
     ("Linux", re.compile(r"\bLinux\b")),
 )
+_BROWSER_NAMES = frozenset(name for name, _ in _BROWSERS)
+_SYSTEM_NAMES = frozenset(name for name, _ in _SYSTEMS)
+
+
+# How a device's label is stored (in English, whatever the page's language) and shown.
+_ANY_BROWSER, _ON = "A browser", " on "
 
 
 def device_label(user_agent: str) -> str:
-    """'Firefox on Android' from a User-Agent header; 'A browser' when it names neither."""
+    """'Firefox on Android' from a User-Agent header; 'A browser' when it names neither. Kept
+    in English; `shown_device_label` says it in the page's language."""
     browser = next((name for name, pattern in _BROWSERS if pattern.search(user_agent)), "")
     system = next((name for name, pattern in _SYSTEMS if pattern.search(user_agent)), "")
     if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or "A browser"
+        return f"{browser}{_ON}{system}"
+    return browser or system or _ANY_BROWSER
+
+
+def shown_device_label(label: str) -> str:
+    """A stored `device_label` in the active language ("Firefox sur Android"): the names of
+    browsers and systems stay as they are."""
+    if label == _ANY_BROWSER:
+        return gettext("A browser")
+    browser, on, system = label.partition(_ON)
+    if on and browser in _BROWSER_NAMES and system in _SYSTEM_NAMES:
+        return gettext("%(browser)s on %(system)s") % {"browser": browser, "system": system}
+    return label

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 
 from confsched.programme.models import Event, ScheduleVersion, Session
+from confsched.push.messages import shown_device_label
 
 
 class VapidKey(models.Model):
@@ -51,6 +52,11 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label} ({self.user_id})"
+
+    @property
+    def shown_label(self) -> str:
+        """The label in the active language."""
+        return shown_device_label(self.label)
 
 
 class PushedReminder(models.Model):

@@ -58,7 +58,7 @@ def subscribe(request: HttpRequest, event: str) -> HttpResponse:
         )  # fmt: skip
     except InvalidSubscriptionError as error:
         return _bad_request(str(error))
-    answer = JsonResponse({"id": subscription.pk, "label": subscription.label}, status=201)
+    answer = JsonResponse({"id": subscription.pk, "label": subscription.shown_label}, status=201)
     return keep_private(answer)
 
 
