@@ -17,10 +17,16 @@ from django.core.management import CommandError, call_command
 
 from confsched.agenda import reminders, reservations
 from confsched.agenda.claims import CLAIM_LEASE
-from confsched.agenda.models import ReminderDelivery, ReminderSetting, ReservationStatus
+from confsched.agenda.models import (
+    AgendaItem,
+    ReminderDelivery,
+    ReminderSetting,
+    ReservationStatus,
+)
 from confsched.core import clock
 from confsched.programme.models import Event, Room, Session
 from confsched.programme.services import create_event
+from confsched.push.models import PushSubscription
 
 pytestmark = pytest.mark.django_db
 
@@ -403,3 +409,38 @@ def test_command_without_base_url_fails_and_sends_nothing(event: Event, keynote:
 def test_command_answers_to_one_name_only() -> None:
     with pytest.raises(CommandError, match="Unknown command: 'send_reminders'"):
         call_command("send_reminders")
+
+
+# ---- whom a push reminds ----------------------------------------------------------------------
+
+
+def _device(user: User, event: Event) -> None:
+    PushSubscription.objects.create(
+        user=user, event=event, endpoint=f"https://push.example.net/{user.username}",
+        p256dh="k", auth="a", label="Firefox on Android", language="en",
+    )  # fmt: skip
+
+
+def test_a_push_reminds_each_person_of_what_starts_within_their_minutes_in_four_queries(
+    event: Event, keynote: Session, django_assert_num_queries
+) -> None:  # noqa: ANN001
+    talk = _session(event, "talk", starts=at(10, 10), room="Room 2")
+    _session(event, "late", starts=at(10, 40))
+    ada = _person("ada", event, minutes=10, by_mail=False)  # the keynote; the talk is too late
+    bo = _person("bo", event, minutes=30, by_mail=False)  # a seat at the talk
+    cy = _person("cy", event, minutes=10, by_mail=False)  # starred, but no device on
+    di = User.objects.create_user("di")  # a device, starred, no reminder chosen
+    more = [_person(f"p{number}", event, minutes=5, by_mail=False) for number in range(5)]
+    for person in (ada, bo, di, *more):
+        _device(person, event)
+    starred = [(ada, keynote), (ada, talk), (cy, keynote), (di, keynote)]
+    for person, session in starred + [(person, keynote) for person in more]:
+        AgendaItem.objects.create(user=person, session=session)
+    reservations.reserve(bo, talk)
+    with django_assert_num_queries(4):  # not one more per person
+        due = reminders.reminder_candidates(now=at(9, 55))
+    assert [(user, session.key, session.room.name) for user, session in due] == [
+        (ada.pk, "keynote", "Room 1"),
+        (bo.pk, "talk", "Room 2"),
+        *[(person.pk, "keynote", "Room 1") for person in more],
+    ]

@@ -25,7 +25,7 @@ from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import models, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
@@ -35,6 +35,7 @@ from django_tasks import task
 from confsched.agenda.alerts import SendReport, checked_base_url
 from confsched.agenda.claims import claim_row
 from confsched.agenda.models import (
+    AgendaItem,
     ReminderDelivery,
     ReminderMinutes,
     ReminderSetting,
@@ -348,45 +349,57 @@ def push_reminders(now_iso: str) -> dict[str, int]:
     return push_tasks.deliver(reminder_notices(chosen, now=now))
 
 
-def reminder_candidates(*, now: datetime) -> Iterator[tuple[int, Session]]:
+def reminder_candidates(*, now: datetime) -> list[tuple[int, Session]]:
     """(person, session) for each starred or reserved session of a person with a device on at
-    its event and a reminder chosen, starting within (now, now + their minutes]."""
-    chosen = (
-        ReminderSetting.objects.filter(
+    its event and a reminder chosen, starting within (now, now + their minutes], by person and
+    time. Four queries however many people: the settings, the sessions starting before the
+    latest of their reminders' ends, who starred or holds a seat at those, and the sessions."""
+    minutes_of = {
+        (user_id, event_id): minutes
+        for user_id, event_id, minutes in ReminderSetting.objects.filter(
             minutes__gt=0, event__push_subscriptions__user_id=F("user_id")
         )
         .distinct()
         .values_list("user_id", "event_id", "minutes")
-    )
-    for user_id, event_id, minutes in chosen:
-        mine = Q(agenda_items__user_id=user_id) | Q(
-            reservations__user_id=user_id, reservations__status=ReservationStatus.CONFIRMED
-        )
-        sessions = (
-            Session.objects.filter(
-                mine,
-                event_id=event_id,
-                is_cancelled=False,
-                needs_review=False,
-                starts_at__gt=now,
-                starts_at__lte=now + timedelta(minutes=minutes),
-            )  # fmt: skip
-            .select_related("event", "room")
-            .distinct()
-            .order_by("starts_at", "pk")
-        )
-        for session in sessions:
-            yield user_id, session
+    }
+    if not minutes_of:
+        return []
+    soon = Session.objects.filter(
+        event_id__in={event_id for _, event_id in minutes_of}, is_cancelled=False,
+        needs_review=False, starts_at__gt=now,
+        starts_at__lte=now + timedelta(minutes=max(minutes_of.values())),
+    )  # fmt: skip
+    starred = AgendaItem.objects.filter(session__in=soon).values_list("user_id", "session_id")
+    seated = Reservation.objects.filter(
+        session__in=soon, status=ReservationStatus.CONFIRMED
+    ).values_list("user_id", "session_id")
+    pairs = {*starred, *seated}
+    sessions = soon.select_related("event", "room").in_bulk({pk for _, pk in pairs})
+    due = []
+    for user_id, pk in pairs:
+        session = sessions[pk]
+        minutes = minutes_of.get((user_id, session.event_id))
+        if minutes and session.starts_at <= now + timedelta(minutes=minutes):  # type: ignore[operator]
+            due.append((user_id, session))
+    return sorted(due, key=lambda pair: (pair[0], pair[1].starts_at, pair[1].pk))
 
 
 def reminder_notices(
     chosen: list[tuple[int, Session]], *, now: datetime
 ) -> Iterator[tuple[Target, Notice]]:
-    """The devices' notices for the (person, session) pairs `chosen`, each in its language."""
+    """The devices' notices for the (person, session) pairs `chosen`, each in its language:
+    each event's devices of those people read at once."""
+    by_event: dict[int, list[tuple[int, Session]]] = {}
     for user_id, session in chosen:
-        for device in push_news.devices(session.event_id, [user_id]):
-            with translation.override(push_news.language(device, session.event)):
-                yield push_news.target(device), _reminder_notice(session, now=now)
+        by_event.setdefault(session.event_id, []).append((user_id, session))
+    for event_id, pairs in by_event.items():
+        held: dict[int, list[PushSubscription]] = {}
+        for device in push_news.devices(event_id, {user_id for user_id, _ in pairs}):
+            held.setdefault(device.user_id, []).append(device)
+        for user_id, session in pairs:
+            for device in held.get(user_id, []):
+                with translation.override(push_news.language(device, session.event)):
+                    yield push_news.target(device), _reminder_notice(session, now=now)
 
 
 def _reminder_notice(session: Session, *, now: datetime) -> Notice:
