@@ -50,3 +50,20 @@ def test_other_commands_say_in_one_line_what_to_set(tmp_path: Path, args: tuple[
     result = _confsched(*args, tmp_path=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", WHAT_TO_SET)
     assert list(tmp_path.iterdir()) == []  # nothing started: no database, no static files
+
+
+def test_every_command_the_readmes_tell_an_operator_to_run_exists() -> None:
+    """`confsched X` in a code span or after bin/ in the READMEs: a command confsched knows
+    (its own, Django's, or an installed app's such as django-tasks' prune_db_task_results)."""
+    import re
+
+    from django.core.management import get_commands
+
+    root = Path(__file__).resolve().parent.parent
+    named = {
+        name
+        for path in (root / "README.md", root / "deploy" / "README.md")
+        for name in re.findall(r"(?:bin/|`)confsched ([a-z_][a-z_-]+)", path.read_text())
+    }
+    assert {"serve", "worker", "send-reminders", "prune_db_task_results"} <= named
+    assert sorted(named - set(get_commands()) - {"help"}) == []
