@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 import pytest
@@ -285,77 +285,68 @@ def test_a_search_is_built_whole_and_never_left_as_a_frame(
     assert "Jacobian descent, renamed" in built["search"]
 
 
-def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_frame(
-    demo_event, renders: Counter[str], settings
-) -> None:
-    """With Redis, a process that found the page there (built by another) has no frame of its
-    own: it takes the one the other left in Redis, and the next change is a splice."""
+@pytest.fixture
+def shared_prefix(settings) -> Iterator[str]:  # noqa: ANN001
+    """The default cache in Redis, under a prefix of the test's own (removed after it)."""
     if not reachable(6379):
         unavailable("Redis on 127.0.0.1:6379 is needed", "CONFSCHED_REQUIRE_SERVICES")
     prefix = f"frames-{uuid.uuid4().hex}"
     settings.CACHES = {"default": {
         "BACKEND": "confsched.core.caching.ForgivingRedisCache", "LOCATION": REDIS, "KEY_PREFIX": prefix,
     }}  # fmt: skip
-    try:
-        views = {"list": ("", {}), "grid": ("grid/", {})}
-        _pages(views)  # built here: the pages and their frames kept here and in Redis
-        forget_local_stencils()  # another process, with nothing of its own
-        renders.clear()
-        _pages(views)
-        assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 0)
-        _rename(demo_event)
-        assert _built_after_change(demo_event, views, renders) == (0, 2)
-        # A splice is not put in Redis (pickling a 5,000-session frame took 0.1 s): the frames
-        # there are the two built whole, from before the rename. A third process takes them
-        # and splices what changed since, the renamed card found kept.
-        from django.core.cache import cache
-
-        client = redis.Redis.from_url(REDIS)
-        keys = [key.decode().split(":", 2)[2] for key in client.scan_iter(f"{prefix}:*:frame:*")]
-        torchjd = _torchjd(demo_event).pk
-        titles = {cache.get(key).rows[torchjd][0][2] for key in keys}
-        assert (len(keys), titles) == (2, {"TorchJD: Jacobian Descent in PyTorch"})
-        # The page itself is not in the frame a second time: the frame names the kept page.
-        pages = {cache.get(key).page for key in keys}
-        assert [hasattr(cache.get(key), "stencil") for key in keys] == [False, False]
-        assert {type(cache.get(page)).__name__ for page in pages} == {"Stencil"}
-        forget_local_stencils()
-        _rename_speaker(demo_event)
-        cards = 2 * _sessions_of_speaker(demo_event)
-        assert _built_after_change(demo_event, views, renders) == (0, cards)
-        built = _pages(views)
-        settings.CONFSCHED_PAGE_STENCILS = False
-        assert _pages(views) == built
-    finally:
-        _forget_redis(prefix)
-
-
-def test_a_frame_in_redis_whose_page_is_gone_is_no_frame_the_page_is_built_whole(
-    demo_event, renders: Counter[str], settings
-) -> None:
-    if not reachable(6379):
-        unavailable("Redis on 127.0.0.1:6379 is needed", "CONFSCHED_REQUIRE_SERVICES")
-    prefix = f"frames-{uuid.uuid4().hex}"
-    settings.CACHES = {"default": {
-        "BACKEND": "confsched.core.caching.ForgivingRedisCache", "LOCATION": REDIS, "KEY_PREFIX": prefix,
-    }}  # fmt: skip
-    try:
-        views = {"list": ("", {}), "grid": ("grid/", {})}
-        _pages(views)
-        client = redis.Redis.from_url(REDIS)
-        for key in client.scan_iter(f"{prefix}:*:page:*"):  # evicted: the frames stay
-            client.delete(key)
-        forget_local_stencils()
-        _rename(demo_event)
-        assert _built_after_change(demo_event, views, renders)[0] == 2
-        built = _pages(views)
-        settings.CONFSCHED_PAGE_STENCILS = False
-        assert _pages(views) == built
-    finally:
-        _forget_redis(prefix)
-
-
-def _forget_redis(prefix: str) -> None:
+    yield prefix
     client = redis.Redis.from_url(REDIS)
     for key in client.scan_iter(f"{prefix}:*"):
         client.delete(key)
+
+
+def test_a_process_handed_the_page_by_another_splices_the_next_change_into_its_frame(
+    demo_event, renders: Counter[str], settings, shared_prefix: str
+) -> None:
+    """With Redis, a process that found the page there (built by another) has no frame of its
+    own: it takes the one the other left in Redis, and the next change is a splice."""
+    views = {"list": ("", {}), "grid": ("grid/", {})}
+    _pages(views)  # built here: the pages and their frames kept here and in Redis
+    forget_local_stencils()  # another process, with nothing of its own
+    renders.clear()
+    _pages(views)
+    assert (renders["confsched/_results.html"], renders["confsched/_card.html"]) == (0, 0)
+    _rename(demo_event)
+    assert _built_after_change(demo_event, views, renders) == (0, 2)
+    # A splice is not put in Redis (pickling a 5,000-session frame took 0.1 s): the frames
+    # there are the two built whole, from before the rename. A third process takes them
+    # and splices what changed since, the renamed card found kept.
+    from django.core.cache import cache
+
+    client = redis.Redis.from_url(REDIS)
+    keys = [key.decode().split(":", 2)[2] for key in client.scan_iter(f"{shared_prefix}:*:frame:*")]
+    torchjd = _torchjd(demo_event).pk
+    titles = {cache.get(key).rows[torchjd][0][2] for key in keys}
+    assert (len(keys), titles) == (2, {"TorchJD: Jacobian Descent in PyTorch"})
+    # The page itself is not in the frame a second time: the frame names the kept page.
+    pages = {cache.get(key).page for key in keys}
+    assert [hasattr(cache.get(key), "stencil") for key in keys] == [False, False]
+    assert {type(cache.get(page)).__name__ for page in pages} == {"Stencil"}
+    forget_local_stencils()
+    _rename_speaker(demo_event)
+    cards = 2 * _sessions_of_speaker(demo_event)
+    assert _built_after_change(demo_event, views, renders) == (0, cards)
+    built = _pages(views)
+    settings.CONFSCHED_PAGE_STENCILS = False
+    assert _pages(views) == built
+
+
+def test_a_frame_in_redis_whose_page_is_gone_is_no_frame_the_page_is_built_whole(
+    demo_event, renders: Counter[str], settings, shared_prefix: str
+) -> None:
+    views = {"list": ("", {}), "grid": ("grid/", {})}
+    _pages(views)
+    client = redis.Redis.from_url(REDIS)
+    for key in client.scan_iter(f"{shared_prefix}:*:page:*"):  # evicted: the frames stay
+        client.delete(key)
+    forget_local_stencils()
+    _rename(demo_event)
+    assert _built_after_change(demo_event, views, renders)[0] == 2
+    built = _pages(views)
+    settings.CONFSCHED_PAGE_STENCILS = False
+    assert _pages(views) == built
