@@ -27,8 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import cache
 from django.http import HttpResponse
 
 from confsched.programme import queries
@@ -41,6 +40,7 @@ from confsched.web.site.stencils import (
     Markers,
     Part,
     Stencil,
+    has_shared_cache,
     held_stencil,
     page_frames,
     page_outlines,
@@ -125,7 +125,7 @@ def framed_stencil(
 def _shared_key(place: str) -> str | None:
     """The frame's key in the shared cache, or None without one (the default cache then lives
     in this process: a second copy would only double the memory)."""
-    if isinstance(caches["default"], LocMemCache):
+    if not has_shared_cache():
         return None
     return "frame:" + hashlib.sha256(place.encode()).hexdigest()
 

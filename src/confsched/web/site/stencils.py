@@ -378,8 +378,7 @@ def kept_parts(
             found[item] = text
     if not missing:
         return found
-    # Without Redis the default cache is in this process too (see `kept`).
-    shared = not isinstance(caches["default"], LocMemCache)
+    shared = has_shared_cache()
     from_shared = cache.get_many([keys[item] for item in missing]) if shared else {}
     for item in missing:
         text = from_shared.get(keys[item])
@@ -434,10 +433,17 @@ def _writers_digest() -> str:
     return digest.hexdigest()
 
 
+def has_shared_cache() -> bool:
+    """Whether the default cache is shared between processes (Redis). Without Redis it lives in
+    this process too: a second (pickled) copy there of what is kept here would only double the
+    memory."""
+    return not isinstance(caches["default"], LocMemCache)
+
+
 def held_stencil(key: str) -> Stencil | None:
     """The stencil kept under `key` (here, else in the shared cache), or None: never built."""
     found = _local.get(key)
-    if found is None and not isinstance(caches["default"], LocMemCache):
+    if found is None and has_shared_cache():
         found = cache.get(key)
         if found is not None:
             _local.put(key, found)
@@ -461,18 +467,13 @@ def kept(key: str, build: Callable[[], SizedT], *, collect: bool = True) -> Size
         building = _building.setdefault(key, threading.Lock())
     try:
         with building:
-            found = _local.get(key)
+            found = held_stencil(key)
             if found is None:
-                # Without Redis the default cache lives in this process too: a second
-                # (pickled) copy there would only double the memory.
-                shared = not isinstance(caches["default"], LocMemCache)
-                found = cache.get(key) if shared else None
-                if found is None:
-                    found = build()
-                    if collect:
-                        collect_after_response()
-                    if shared and getattr(found, "is_shared", True):
-                        cache.set(key, found, STENCIL_TTL)
+                found = build()
+                if collect:
+                    collect_after_response()
+                if has_shared_cache() and getattr(found, "is_shared", True):
+                    cache.set(key, found, STENCIL_TTL)
                 _local.put(key, found)
     finally:
         # Also when the build fails (a page that is a 404): no lock is left behind per key.
