@@ -113,10 +113,7 @@ def track_neighbours(
     there are in all. Read from the outline a process holds: no query."""
     if session.track_id is None:
         return [], 0
-    others = [
-        row for row in outline
-        if row.track is not None and row.track.id == session.track_id and row.pk != session.pk
-    ]  # fmt: skip
+    others = [row for row in in_track(outline, session.track_id) if row.pk != session.pk]
     mark = (session.starts_at, session.title)
     after = sorted((row for row in others if (row.starts_at, row.title) > mark), key=_in_time)
     chosen = after[:limit]
@@ -124,6 +121,11 @@ def track_neighbours(
         before = sorted((row for row in others if (row.starts_at, row.title) <= mark), key=_in_time)
         chosen = before[max(0, len(before) - (limit - len(chosen))) :] + chosen
     return chosen, len(others)
+
+
+def in_track(outline: Sequence[Outline], track: int) -> list[Outline]:
+    """The sessions of the track with id `track` in the published `outline`."""
+    return [row for row in outline if row.track is not None and row.track.id == track]
 
 
 def _in_time(row: Outline) -> tuple[Any, ...]:

@@ -78,8 +78,8 @@ def personal_page(
 
     `build`, given the page's place (all of its key but the version) and its key among the kept
     pages, builds its stencil instead of `render` with markers (the list and grid:
-    schedule/frames.py). A page that
-    `shows_vectors` (similar sessions) is also rebuilt when the event's vectors change."""
+    schedule/frames.py). A page that `shows_vectors` (similar sessions) is also rebuilt when the
+    event's vectors change."""
     if redirect_away := without_unknown_parameters(request, parameters):
         return redirect_away
     starred = stars.starred_ids(request, event)

@@ -98,8 +98,7 @@ def _still(frame: SessionFrame, event: Event) -> bool:
     if not touched and not revectored:
         return True
     if shown.track is not None:  # from the outline the process holds, as the page's were
-        outline = outline_of(event)
-        in_track = {row.pk for row in outline if row.track and row.track.id == shown.track}
+        in_track = {row.pk for row in queries.in_track(outline_of(event), shown.track)}
         if touched & in_track or len(in_track - {shown.session}) != shown.track_total:
             return False
     now = semantic.listed_titles(event)
