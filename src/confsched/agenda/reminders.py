@@ -353,7 +353,7 @@ def reminder_candidates(*, now: datetime) -> list[tuple[int, Session]]:
     """(person, session) for each starred or reserved session of a person with a device on at
     its event and a reminder chosen, starting within (now, now + their minutes], by person and
     time. Four queries however many people: the settings, the sessions starting before the
-    latest of their reminders' ends, who starred or holds a seat at those, and the sessions."""
+    latest of their reminders' ends, and who starred or holds a seat at those."""
     minutes_of = {
         (user_id, event_id): minutes
         for user_id, event_id, minutes in ReminderSetting.objects.filter(
@@ -369,14 +369,14 @@ def reminder_candidates(*, now: datetime) -> list[tuple[int, Session]]:
         needs_review=False, starts_at__gt=now,
         starts_at__lte=now + timedelta(minutes=max(minutes_of.values())),
     )  # fmt: skip
-    starred = AgendaItem.objects.filter(session__in=soon).values_list("user_id", "session_id")
+    sessions = {row.pk: row for row in soon.select_related("event", "room")}
+    columns = ("user_id", "session_id")
+    starred = AgendaItem.objects.filter(session_id__in=sessions).values_list(*columns)
     seated = Reservation.objects.filter(
-        session__in=soon, status=ReservationStatus.CONFIRMED
-    ).values_list("user_id", "session_id")
-    pairs = {*starred, *seated}
-    sessions = soon.select_related("event", "room").in_bulk({pk for _, pk in pairs})
+        session_id__in=sessions, status=ReservationStatus.CONFIRMED
+    ).values_list(*columns)
     due = []
-    for user_id, pk in pairs:
+    for user_id, pk in {*starred, *seated}:
         session = sessions[pk]
         minutes = minutes_of.get((user_id, session.event_id))
         if minutes and session.starts_at <= now + timedelta(minutes=minutes):  # type: ignore[operator]
