@@ -27,6 +27,21 @@ def similar_ids(session: Session, *, limit: int = 5) -> tuple[list[int], bool]:
     return semantic.title_index(event).scores(session.title, among=others)[:limit], False
 
 
+def prepare(event: Event) -> bool:
+    """Read now what `similar_ids` reads for the event's first session page in this process:
+    the listed ids, the vectors, and the title index when a listed session has no vector.
+    `confsched serve` calls it in each worker it starts (gunicorn_hooks.prepare_current_events):
+    a worker handed every session page it served from Redis had read none of them, so after a
+    change its first page of the renamed session read them all (25 ms for the title index at
+    5,000 titles, more for 5,000 vectors). Returns whether the vectors were there."""
+    listed = semantic.listed_ids(event)
+    found = semantic.event_vectors(event)
+    with_vectors = set(found[0]) if found else set()
+    if not set(listed) <= with_vectors:
+        semantic.title_index(event)
+    return bool(with_vectors)
+
+
 def similar_unchanged(
     event: Event, session: int, title: str, *, shown: Sequence[int], by_meaning: bool,
     limit: int, touched: Mapping[int, tuple[str, str]],

@@ -15,7 +15,9 @@ import ctypes
 import gc
 import importlib
 import importlib.util
+import logging
 import os
+from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,8 @@ from typing import Any
 from django.conf import settings
 
 from confsched.core.numbers import parse_count
+
+logger = logging.getLogger(__name__)
 
 
 def may_be_refused_unread(headers: list[tuple[str, str]], *, limit: int) -> bool:
@@ -87,6 +91,45 @@ def return_freed_memory(worker: Any, req: Any, environ: Any, resp: Any) -> None:
         worker.confsched_resident = resident_bytes() or resident
 
 
+# How many of the events still on (ending yesterday or later, or undated), most recently
+# changed first, each worker prepares when it starts.
+PREPARED_EVENTS = 3
+
+
+def prepare_current_events() -> list[str]:
+    """What a session page of each current event reads once per process, read by the worker
+    as it starts (search.similar.prepare), before it takes a request: its first session page
+    is then as fast as the next, and so is its first page of a renamed session after a change.
+    At most PREPARED_EVENTS events, so that a site holding many costs no more. A database that
+    cannot be read (not migrated yet, or down) leaves it to the first requests, as before.
+    Returns the slugs prepared, for the test."""
+    from django.db import DatabaseError, connection  # noqa: PLC0415 - after the fork
+    from django.db.models import Q  # noqa: PLC0415
+    from django.utils import timezone  # noqa: PLC0415
+
+    from confsched.programme.models import Event  # noqa: PLC0415
+    from confsched.search.similar import prepare  # noqa: PLC0415
+
+    since = timezone.localdate() - timedelta(days=1)
+    try:
+        current = Event.objects.filter(Q(end_date__isnull=True) | Q(end_date__gte=since))
+        events = list(current.order_by("-updated_at")[:PREPARED_EVENTS])
+        for event in events:
+            prepare(event)
+    except DatabaseError as failed:
+        logger.warning("could not prepare the current events' session pages: %s", failed)
+        connection.close()  # the first request opens its own, as it would have
+        return []
+    return [event.slug for event in events]
+
+
+def ready_worker(worker: Any) -> None:
+    """gunicorn's post_worker_init hook: prepare the current events, then freeze what the
+    worker holds."""
+    prepare_current_events()
+    freeze_what_the_app_loaded(worker)
+
+
 def freeze_what_the_app_loaded(worker: Any) -> None:
     """gunicorn's post_worker_init hook: what loading the app made (Django, our modules, the
     URL patterns, the compiled templates) lives as long as the worker, so the cycle collector
@@ -107,7 +150,8 @@ def load_before_fork() -> dict[str, int]:
     API's schemas), our compiled templates and each language's translations. Without it the
     first request of each worker paid about 0.25 s of CPU, all at once when a rush starts on
     a new server (bench/reservations.py). With the semantic extra, numpy too: the first session
-    page of a worker imported it (about 0.1 s) for the similar sessions' vectors. Opens no
+    page of a worker imported it (about 0.1 s) for the similar sessions' vectors; and its BLAS
+    is held to one thread (one_blas_thread). Opens no
     database connection: connections are never shared by forked processes. Returns what was
     loaded, for the log and the test."""
     from django.apps import apps
@@ -135,4 +179,18 @@ def load_before_fork() -> dict[str, int]:
     modules = [name for name in ("numpy",) if importlib.util.find_spec(name) is not None]
     for name in modules:
         importlib.import_module(name)
+    if modules:
+        one_blas_thread()
     return {"templates": templates, "languages": languages, "modules": modules}
+
+
+def one_blas_thread() -> None:
+    """numpy's BLAS (OpenBLAS) multiplies on one thread in this process and the workers it
+    forks. A session page's similar sessions are one product of the event's vectors with one
+    (5,000 × 384: about a millisecond), and OpenBLAS's own threads, one per core, kept spinning
+    after it: 20 ms of CPU per such page at 5,000 sessions, taken from the other workers on
+    the same cores (bench/change_served.py --vectors). The embedding worker is a process of
+    its own and keeps its threads."""
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415 - with numpy (semantic extra)
+
+    threadpool_limits(limits=1, user_api="blas")

@@ -161,8 +161,8 @@ class Command(BaseCommand):
 
         from confsched.web.site.gunicorn_hooks import (
             close_when_body_may_be_unread,
-            freeze_what_the_app_loaded,
             load_before_fork,
+            ready_worker,
             return_freed_memory,
         )
         from confsched.wsgi import application
@@ -184,7 +184,8 @@ class Command(BaseCommand):
             "graceful_timeout": 10,
             # A request that may get a 413 with its body unread closes its connection.
             "pre_request": close_when_body_may_be_unread,
-            "post_worker_init": freeze_what_the_app_loaded,
+            # Each worker prepares the current events' session pages, then freezes what it holds.
+            "post_worker_init": ready_worker,
             # After a request that grew the worker by 16 MiB, freed memory goes back.
             "post_request": return_freed_memory,
         }
