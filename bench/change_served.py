@@ -3,6 +3,7 @@ workers on PostgreSQL and Redis, as production runs it.
 
 Usage: python bench/change_served.py [--size 5000] [--workers 4] [--rounds 3]
                                      [--pages list,grid,...] [--label NAME] [--front]
+                                     [--vectors]
 
 It writes a synthetic event of `size` sessions (shaped as in load.py) as a c3voc schedule.json
 and imports it with `confsched import`, serves it (`--workers` gunicorn workers, Redis in a
@@ -13,6 +14,10 @@ as many visitors at once as there are workers (new connections, no cookies), so 
 worker answers one. Prints, per page, the slowest and the median of those first answers in
 milliseconds, over the rounds. The goal of issue 32: at 5,000 sessions, ≤ 100 ms on every
 worker for the list, the grid and a session page in every zone and language.
+
+With --vectors, every session has a stored vector before the server starts (random unit vectors,
+as the embedding worker would have stored them), so that a session page's similar sessions are
+found by meaning, as on a site with the semantic extra; without it, by the words of the titles.
 
 With --front, the shipped nginx (inside Debian's nginx.conf, tests/front.py) stands in front
 with the app's default max-age, and `--rounds` more imports measure how soon a visitor asking
@@ -52,6 +57,27 @@ django.setup()
 from confsched.interchange.c3voc.write import render
 from confsched.interchange.synthetic import fosdem_shaped
 Path(sys.argv[2]).write_bytes(render(fosdem_shaped(int(sys.argv[1])), slug="bench"))
+"""
+# With --vectors: random unit vectors for every session, as the embedding worker stores them,
+# so that similar sessions are found by meaning (as on a site with the semantic extra).
+VECTORS = """
+import sys
+import django
+django.setup()
+import numpy as np
+from django.utils import timezone
+from confsched.programme.models import Event, Session
+from confsched.search import semantic
+from confsched.search.models import SessionEmbedding
+sessions = list(Session.objects.filter(event__slug=sys.argv[1]))
+vectors = np.random.default_rng(0).standard_normal((len(sessions), semantic.DIMENSIONS))
+vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype("<f4")
+SessionEmbedding.objects.bulk_create(
+    SessionEmbedding(session=session, model_name=semantic.MODEL_NAME, vector=vector.tobytes(),
+                     text_digest=semantic.text_digest(semantic.session_text(session)))
+    for session, vector in zip(sessions, vectors, strict=True)
+)
+Event.objects.filter(slug=sys.argv[1]).update(embedded_at=timezone.now())
 """
 # (label, path under /bench/, request headers); {middle} is the renamed session's number.
 PAGES = {
@@ -142,6 +168,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--label", default="this tree")
     parser.add_argument(
+        "--vectors", action="store_true",
+        help="store a vector for every session: similar sessions by meaning, not by words",
+    )  # fmt: skip
+    parser.add_argument(
         "--front", action="store_true",
         help="also: how soon an import shows through the shipped nginx (on --port + 1)",
     )  # fmt: skip
@@ -159,6 +189,8 @@ def main() -> None:
         confsched = [str(Path(sys.executable).parent / "confsched")]
         run([*confsched, "import", "--event", SLUG, "--name", "Bench", "--timezone",
              "Europe/Brussels", "--languages", "en,fr", "--skip-embeddings", str(schedule)], env)  # fmt: skip
+        if args.vectors:
+            in_site(env, VECTORS, SLUG)
         middle = args.size // 2
         key = in_site(env, f"""
 import django; django.setup()
@@ -178,6 +210,7 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
         }
         firsts: dict[str, list[float]] = {label: [] for label in urls}
         cpu: dict[str, list[float]] = {label: [] for label in urls}
+        each: dict[str, list[list[float]]] = {label: [] for label in urls}
         front = _front(env, args) if args.front else contextlib.nullcontext()
         with served(env, port=args.port, workers=args.workers) as server, front:
             workers = worker_pids(server.pid)
@@ -192,7 +225,9 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
                 )
                 for label, (url, headers) in urls.items():
                     before = cpu_ticks(workers)
-                    firsts[label] += _wave(url, headers, args.workers)
+                    answers = _wave(url, headers, args.workers)
+                    firsts[label] += answers
+                    each[label].append(answers)
                     used = (cpu_ticks(workers) - before) * 1000 / CLOCK_TICKS
                     cpu[label].append(used / args.workers)
                 with urllib.request.urlopen(base) as page:  # noqa: S310 - loopback
@@ -203,7 +238,8 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
                     _seen_through_front(args, schedule, key, f"Through the front {number}", env)
                     for number in range(args.rounds)
                 ]
-        print(f"\n{args.label}: {args.size} sessions, {args.workers} workers, PostgreSQL and Redis, "
+        print(f"\n{args.label}: {args.size} sessions{' with vectors' if args.vectors else ''}, "
+              f"{args.workers} workers, PostgreSQL and Redis, "
               f"{args.rounds} imports of one rename; the first answer of each worker, ms")  # fmt: skip
         print(f"(load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}; CPU: "
               "the web workers' CPU time during a wave over its answers, median of the rounds)")  # fmt: skip
@@ -211,6 +247,10 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
         for label, times in firsts.items():
             print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f} "
                   f"{statistics.median(cpu[label]):>8.0f}", flush=True)  # fmt: skip
+        print("\neach round's answers, ms (round 1 is the first change after the warm-up)")
+        for label, rounds in each.items():
+            shown = " | ".join(", ".join(f"{ms:.0f}" for ms in answers) for answers in rounds)
+            print(f"{label:<16} {shown}")
         if args.front:
             print("\nthrough the front (nginx, max-age as configured), one visitor asking the "
                   "list every 0.1 s: seconds from the import's end until it saw the rename, and "
