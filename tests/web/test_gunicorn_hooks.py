@@ -183,10 +183,13 @@ def _current_events(ends: dict[str, int | None]) -> dict[str, object]:
 def fresh_stores(monkeypatch):  # noqa: ANN001, ANN201 - pytest fixture
     """The semantic module's per-process stores, empty, as in a worker just forked."""
     from confsched.search import semantic
+    from confsched.web.site.stencils import page_outlines
 
     for name in ("_vectors", "_listed", "_title_indexes", "_revectored"):
         monkeypatch.setattr(semantic, name, {})
-    return semantic
+    page_outlines.clear()
+    yield semantic
+    page_outlines.clear()
 
 
 @pytest.mark.django_db
@@ -194,6 +197,7 @@ def test_a_starting_worker_prepares_the_similar_sessions_of_the_current_events(
     fresh_stores,  # noqa: ANN001
 ) -> None:
     from confsched.web.site.gunicorn_hooks import PREPARED_EVENTS, prepare_current_events
+    from confsched.web.site.stencils import page_outlines
 
     events = _current_events(
         {"on": 3, "undated": None, "ended-yesterday": -1, "also-on": 10, "ended-before": -2}
@@ -207,6 +211,11 @@ def test_a_starting_worker_prepares_the_similar_sessions_of_the_current_events(
     # Kept at each event's version: the first session page reads nothing of it again.
     on = events["on"]
     assert fresh_stores._title_indexes[on.pk][0] == (on.updated_at,)
+    # And the outline every page starts from, at that version.
+    assert {pk: page_outlines.get(pk).at for pk in prepared} == {
+        events[slug].pk: events[slug].updated_at for slug in ("on", "undated", "ended-yesterday")
+    }
+    assert [row.key for row in page_outlines.get(on.pk).sessions] == ["on0", "on1"]
     assert sorted(fresh_stores.title_index(on).postings) == ["compilers", "part"]
 
 

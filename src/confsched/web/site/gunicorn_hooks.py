@@ -97,24 +97,29 @@ PREPARED_EVENTS = 3
 
 
 def prepare_current_events() -> list[str]:
-    """What a session page of each current event reads once per process, read by the worker
-    as it starts (search.similar.prepare), before it takes a request: its first session page
-    is then as fast as the next, and so is its first page of a renamed session after a change.
-    At most PREPARED_EVENTS events, so that a site holding many costs no more. A database that
-    cannot be read (not migrated yet, or down) leaves it to the first requests, as before.
-    Returns the slugs prepared, for the test."""
+    """What the pages of each current event read once per process, read by the worker as it
+    starts, before it takes a request: the published outline (schedule.frames.outline_of) and
+    what a session page's similar sessions need (search.similar.prepare). A worker handed its
+    pages from Redis had read neither, so at the first change after it started it read the
+    whole outline for its list (60 ms at 5,000 sessions) and the title index or vectors for its
+    page of the renamed session; prepared, it reads only what the change touched, as the
+    others do. At most PREPARED_EVENTS events, so that a site holding many costs no more. A
+    database that cannot be read (not migrated yet, or down) leaves it to the first requests,
+    as before. Returns the slugs prepared, for the test."""
     from django.db import DatabaseError, connection  # noqa: PLC0415 - after the fork
     from django.db.models import Q  # noqa: PLC0415
     from django.utils import timezone  # noqa: PLC0415
 
     from confsched.programme.models import Event  # noqa: PLC0415
     from confsched.search.similar import prepare  # noqa: PLC0415
+    from confsched.web.schedule.frames import outline_of  # noqa: PLC0415
 
     since = timezone.localdate() - timedelta(days=1)
     try:
         current = Event.objects.filter(Q(end_date__isnull=True) | Q(end_date__gte=since))
         events = list(current.order_by("-updated_at")[:PREPARED_EVENTS])
         for event in events:
+            outline_of(event)
             prepare(event)
     except DatabaseError as failed:
         logger.warning("could not prepare the current events' session pages: %s", failed)
