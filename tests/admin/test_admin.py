@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from confsched.programme.models import ScheduleVersion, Session, Speaker
+from confsched.programme.models import Event, OutlineStep, ScheduleVersion, Session, Speaker
 from confsched.programme.services import create_event, load_programme, set_speaker_fields
 
 pytestmark = pytest.mark.django_db
@@ -99,11 +99,14 @@ def test_an_untouched_session_save_changes_nothing(organizer: Client, demo_event
     Session.objects.filter(key=TORCHJD).update(abstract=MULTILINE, review_note="a\nb")
     session = Session.objects.get(key=TORCHJD)
     versions = ScheduleVersion.objects.count()
+    steps = OutlineStep.objects.filter(event=demo_event).count()
     url = f"/admin/programme/session/{session.pk}/change/"
     assert _submit_untouched(organizer, url, "session_form") == 302
     after = Session.objects.get(pk=session.pk)
     assert (after.abstract, after.review_note, after.sequence) == (MULTILINE, "a\nb", 0)
     assert ScheduleVersion.objects.count() == versions
+    # No version to record, yet the version moves, once, as after any save in the admin.
+    assert OutlineStep.objects.filter(event=demo_event).count() == steps + 1
 
 
 def test_an_edited_abstract_is_stored_with_plain_line_ends(organizer: Client, demo_event) -> None:
@@ -115,11 +118,19 @@ def test_an_edited_abstract_is_stored_with_plain_line_ends(organizer: Client, de
     for name, value in form.fields:
         data.setdefault(name, []).append(value)
     data["abstract"] = ["One.\r\n\r\nTwo.\rThree."]
+    steps = OutlineStep.objects.filter(event=demo_event).count()
     assert organizer.post(url, {**data, "_save": "Save"}).status_code == 302
     after = Session.objects.get(pk=session.pk)
     assert (after.abstract, after.sequence) == ("One.\n\nTwo.\nThree.", 1)
     version = ScheduleVersion.objects.get(event=demo_event, number=2)
     assert [c.description for c in version.changes.all()] == ["description changed"]
+    # The version moved once, with one step of the outline journal naming the session.
+    step = OutlineStep.objects.filter(event=demo_event).order_by("pk").last()
+    assert OutlineStep.objects.filter(event=demo_event).count() == steps + 1
+    assert (step.sessions, step.until) == (
+        [session.pk],
+        Event.objects.get(pk=demo_event.pk).updated_at,
+    )
 
 
 def test_an_untouched_speaker_save_keeps_the_bio(organizer: Client, demo_event) -> None:

@@ -89,9 +89,13 @@ class TouchesEvent(EventScoped):
     def _touch(self, obj) -> None:  # noqa: ANN001 - any model with an event
         Event.objects.filter(pk=obj.event_id).update(updated_at=timezone.now())
 
+    # Whether saving a row moves the version here; SessionAdmin moves it with the edit it records.
+    touches_on_save = True
+
     def save_related(self, request, form, formsets, change) -> None:  # noqa: ANN001
         super().save_related(request, form, formsets, change)
-        self._touch(form.instance)
+        if self.touches_on_save:
+            self._touch(form.instance)
 
     def delete_model(self, request, obj) -> None:  # noqa: ANN001
         super().delete_model(request, obj)
@@ -242,6 +246,7 @@ class SessionLinkInline(EventScopedInline, admin.TabularInline):
 
 @admin.register(Session)
 class SessionAdmin(TouchesEvent):
+    touches_on_save = False  # save_related: record_edit moves it with the step of the edit
     # Stars beside the title: at 1280 px a long title pushed the last columns off-screen.
     list_display = (
         "title", "star_count", "starts", "room", "kind", "track", "level", "needs_review",
@@ -347,7 +352,8 @@ class SessionAdmin(TouchesEvent):
             updated.append("has_slides")
         if updated:
             session.save(update_fields=[*updated, "updated_at"])
-        record_edit(session, session._facts_before, editor=actor_name(request.user))
+        if record_edit(session, session._facts_before, editor=actor_name(request.user)) is None:
+            self._touch(session)  # nothing the public sees: the version moves all the same, once
         if not change or {"title", "abstract"} & set(form.changed_data):
             # Once the edit is saved (the admin's own transaction commits).
             transaction.on_commit(lambda: embed_after_edit(request, session.event))
