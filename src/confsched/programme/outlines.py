@@ -5,7 +5,7 @@ Read through programme/queries.py, which names what pages use."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any, cast
@@ -115,10 +115,16 @@ def outlined(event: Event, *, since: Outlined | None = None) -> Outlined:
     """The event's published outline at its version: `since` (an earlier version's) with only
     the sessions changed after it read again, when the journal joins the two (outline_after);
     else read whole."""
-    if since is not None and (after := outline_after(event, since)) is not None:
+    read: list[Facets] = []
+
+    def facets() -> Facets:  # read once, whether the journal is followed or not
+        if not read:
+            read.append(_facets(event))
+        return read[0]
+
+    if since is not None and (after := _outline_after(event, since, facets)) is not None:
         return after
-    facets = _facets(event)
-    return Outlined(event.updated_at, tuple(_outlines(event, facets)), facets)
+    return Outlined(event.updated_at, tuple(_outlines(event, facets())), facets())
 
 
 # The most steps back a journal is followed, and the most sessions re-read through it (beyond,
@@ -138,10 +144,16 @@ def outline_after(event: Event, held: Outlined) -> Outlined | None:
     integers), unless every touched session stays where it was (_in_place: a rename, a
     cancellation, other speakers or slides). At 5,000 sessions the whole read is 58 to 65 ms
     in process, this a few."""
+    return _outline_after(event, held, lambda: _facets(event))
+
+
+def _outline_after(
+    event: Event, held: Outlined, read_facets: Callable[[], Facets]
+) -> Outlined | None:
     touched = sessions_touched(event, since=held.at)
     if touched is None or len(touched) > min(_MOST_TOUCHED, len(held.sessions) // 4 + 1):
         return None
-    now = _facets(event)
+    now = read_facets()
     if any(
         now[kind].get(pk, (None, None))[1] != columns
         for kind, facets in enumerate(held.facets)
