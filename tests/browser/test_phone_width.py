@@ -70,3 +70,27 @@ def test_grid_scrolls_inside_its_own_region(phone, demo_live):  # noqa: ANN001
     assert region.evaluate("el => el.scrollLeft") == 120
     assert phone.evaluate("window.scrollX") == 0
     assert page_width(phone) <= WIDTH
+
+
+OVERLAPS = """() => {
+  const boxes = (selector) => [...document.querySelectorAll(selector)].map((el) => [el.textContent.trim(), el.getBoundingClientRect()]);
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return boxes('.account a, .account button, .account select').flatMap(([name, box]) =>
+    boxes('.site-nav a').filter(([, other]) => meet(box, other)).map(([other]) => `${name} over ${other}`));
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("meta", ["dates and place", "nothing"])
+def test_the_account_links_leave_the_navigation_clear(phone, demo_live, meta):  # noqa: ANN001
+    """The account's links sit at the right of the line under the event's name; with nothing on
+    that line (an event with no dates or place yet), the line is kept for them."""
+    from confsched.programme.models import Event
+
+    if meta == "nothing":
+        Event.objects.update(start_date=None, end_date=None, location="")
+    else:
+        Event.objects.update(location="Paris")
+    phone.goto(demo_live)
+    expect(phone.get_by_role("link", name="Log in")).to_be_visible()
+    assert phone.evaluate(OVERLAPS) == []
