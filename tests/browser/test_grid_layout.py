@@ -122,6 +122,62 @@ def test_on_a_phone_a_tap_on_a_short_card_shows_it_whole_and_stays(new_context, 
     assert cell.locator(".card").bounding_box()["height"] > 2 * STEP
 
 
+@pytest.fixture
+def seated_live(transactional_db, live_server) -> str:  # noqa: ANN001 - pytest fixtures
+    """Three rooms from 09:00 in Paris, in 2030 (reservations open), 25-minute talks every half
+    hour but the first, five minutes long; every session takes reservations (30 seats)."""
+    from confsched.interchange.synthetic import synthetic_programme
+    from confsched.programme.models import Session
+    from confsched.programme.services import create_event, load_programme
+
+    programme = synthetic_programme(12, rooms=3, days=1, start=datetime(2030, 4, 9, 7, tzinfo=UTC))
+    first = programme.sessions[0]
+    programme.sessions[0] = replace(
+        first, title=FIVE, ends_at=first.starts_at + timedelta(minutes=5)
+    )
+    event = create_event(slug="seated", name="Seated", timezone="Europe/Paris")
+    load_programme(event, programme)
+    Session.objects.filter(event=event).update(seats=30)
+    return f"{live_server.url}/seated/grid/"
+
+
+SHOWN = "([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent ?? ''"
+
+
+def shown_at_centre(page, box: dict) -> str:  # noqa: ANN001 - a Playwright page
+    """The text of the button drawn at the middle of `box` (what a click there would press)."""
+    return page.evaluate(SHOWN, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+
+
+@pytest.mark.browser
+def test_a_session_s_seat_control_shows_in_its_cell_and_a_short_one_s_on_focus(
+    new_context, seated_live  # noqa: ANN001
+) -> None:  # fmt: skip
+    page = new_context().new_page()
+    page.goto(seated_live)
+    # A 25-minute cell: the seats free and the button at the foot of its card, in the cell.
+    talk = page.locator(".grid-busy", has_text="Session number 1 about")
+    expect(talk.locator(".seat-state")).to_have_text("30 of 30 seats free")
+    button = talk.get_by_role("button", name="Reserve a seat")
+    cell, box = talk.bounding_box(), button.bounding_box()
+    assert cell["y"] < box["y"] and box["y"] + box["height"] <= cell["y"] + cell["height"]
+    assert shown_at_centre(page, box).startswith("Reserve a seat")
+    # A five-minute cell has no room for it: not drawn, yet the next tab stop after the star.
+    short = page.locator(".grid-busy", has_text=FIVE)
+    reserve = short.get_by_role("button", name="Reserve a seat")
+    assert short.locator(".seat").bounding_box()["width"] <= 1
+    assert shown_at_centre(page, reserve.bounding_box()) == ""
+    page.get_by_role("link", name=FIVE).focus()
+    page.keyboard.press("Tab")
+    expect(short.locator(".star")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(reserve).to_be_focused()
+    # Focused, the cell shows its whole card with the control at its foot, over the cell below.
+    box = reserve.bounding_box()
+    assert box["width"] > 100 and box["height"] >= 24  # WCAG 2.5.8's target size
+    assert shown_at_centre(page, box).startswith("Reserve a seat")
+
+
 @pytest.mark.browser
 def test_during_the_event_the_grid_marks_now_and_offers_a_jump(page, demo_live):  # noqa: ANN001
     page.clock.set_fixed_time(DURING)
