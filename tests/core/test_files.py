@@ -266,3 +266,25 @@ def test_with_a_public_address_links_lead_there(
     name = files.save(files.PHOTOS, JPEG, "image/jpeg")
     expected = f"https://cdn.example.org/media/photos/{_digest(JPEG)}.jpg"
     assert (files.url(name), storages["default"].url(name)) == (expected, expected)
+
+
+def test_an_upload_kept_as_sent_is_stored_privately_and_never_served(
+    home: str,
+    client: Any,
+    settings: Any,  # noqa: ANN401
+) -> None:
+    settings.MEDIA_URL = "/media/"
+    name = files.save(files.INCOMING, JPEG, "image/jpeg", filename="me.jpg")
+    assert name == f"incoming/{_digest(JPEG)}.jpg"
+    assert (files.is_stored_name(name), files.is_private_name(name), files.exists(name)) == (
+        True, True, True,
+    )  # fmt: skip
+    assert files.is_private_name(f"photos/{_digest(JPEG)}.jpg") is False
+    with pytest.raises(FileNotFoundError):  # what the media view opens
+        files.open_file(name)
+    stored = files.open_file(name, private=True)
+    with stored.stream:
+        assert stored.stream.read() == JPEG
+    assert client.get(f"/media/{name}").status_code == 404
+    files.delete(name)
+    assert files.exists(name) is False

@@ -35,6 +35,12 @@ PHOTOS = "photos"
 SLIDES = "slides"
 # The folders (S3 key prefixes) of the files people upload: only names under these are served.
 PREFIXES = (PHOTOS, SLIDES)
+# Uploads kept as the person sent them until the worker has made what is shown of them (a
+# speaker's photo before it is re-encoded, speakers/photo_uploads.py): they still carry their
+# metadata (a phone's GPS position), so no address serves them; open_file reads them only when
+# asked for `private` ones.
+INCOMING = "incoming"
+PRIVATE_PREFIXES = (INCOMING,)
 DIGEST_LENGTH = 20  # 80 bits of SHA-256: no two different uploads share a name
 # A name is its content: every cache may keep it for a year without asking again.
 CACHE_CONTROL = "public, max-age=31536000, immutable"
@@ -81,10 +87,17 @@ BY_EXTENSION = {kind.extension: kind for kind in TYPES}
 # What a stored file of any other type is served as (an object put in the bucket by hand, with
 # a type the site never saves): bytes to download, never something a browser would render.
 DOWNLOAD = FileType("application/octet-stream", "bin", inline=False)
-NAME = re.compile(
-    rf"(?P<prefix>{'|'.join(PREFIXES)})/(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})"
-    rf"\.(?P<extension>{'|'.join(BY_EXTENSION)})"
-)
+
+
+def _name_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<prefix>{'|'.join(prefixes)})/(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})"
+        rf"\.(?P<extension>{'|'.join(BY_EXTENSION)})"
+    )
+
+
+NAME = _name_pattern(PREFIXES)  # what is served
+ANY_NAME = _name_pattern(PREFIXES + PRIVATE_PREFIXES)  # what save() makes
 
 
 @dataclass
@@ -115,9 +128,16 @@ def file_type(content_type: str) -> FileType | None:
 
 
 def is_stored_name(name: str) -> bool:
-    """A name save() could have made: a known prefix, a digest, a kept extension. Nothing
-    else (a path with .., a leading /, another folder) reaches a storage backend."""
-    return NAME.fullmatch(name) is not None
+    """A name save() could have made: a known prefix (a private one too), a digest, a kept
+    extension. Nothing else (a path with .., a leading /, another folder) reaches a storage
+    backend."""
+    return ANY_NAME.fullmatch(name) is not None
+
+
+def is_private_name(name: str) -> bool:
+    """A name save() makes under a private prefix: stored, never served."""
+    found = ANY_NAME.fullmatch(name)
+    return found is not None and found["prefix"] in PRIVATE_PREFIXES
 
 
 def safe_filename(filename: str, kind: FileType, *, fallback: str) -> str:
@@ -164,8 +184,9 @@ def save(
     twice, by one server or two, are one file). `content_type` must be one of TYPES (the
     caller has checked the bytes are what they claim, and refused anything else with an
     UploadError); `filename`, the person's, becomes the download name."""
-    if prefix not in PREFIXES:
-        raise ValueError(f"Unknown prefix {prefix!r}: one of {', '.join(PREFIXES)}")
+    if prefix not in PREFIXES + PRIVATE_PREFIXES:
+        known = ", ".join(PREFIXES + PRIVATE_PREFIXES)
+        raise ValueError(f"Unknown prefix {prefix!r}: one of {known}")
     kind = file_type(content_type)
     if kind is None:
         # The upload's own checks refuse such a file to the person (UploadError) first.
@@ -199,10 +220,11 @@ def save(
     return name
 
 
-def open_file(name: str, *, storage: Storage | None = None) -> StoredFile:
+def open_file(name: str, *, storage: Storage | None = None, private: bool = False) -> StoredFile:
     """The stored file `name` for reading. FileNotFoundError when there is none, and for a
-    name save() never makes (so no other name reaches the store)."""
-    found = NAME.fullmatch(name)
+    name save() never makes (so no other name reaches the store), or a private one unless
+    `private` (the media view never asks: such a file is not served)."""
+    found = (ANY_NAME if private else NAME).fullmatch(name)
     if found is None:
         raise FileNotFoundError(f"Not a stored file's name: {name!r}")
     store = storage_for(storage)
