@@ -1,6 +1,7 @@
 """What is refused as a speaker's photo, with the message the person reads: other types named
 .jpg, polyglots, files cut off, too many bytes or pixels (before any pixel is decoded), too
-small or too long and narrow."""
+small or too long and narrow; and which of those the upload's request refuses by itself
+(check_upload, no pixel decoded) with the same message."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PIL import Image
 
 from confsched.core.errors import UploadError
 from confsched.speakers import photos
+from confsched.speakers.photo_bytes import PNG, Header
 from confsched.speakers.photos import MAX_BYTES, process_photo
 
 
@@ -277,3 +279,40 @@ def test_the_type_comes_from_the_bytes_not_the_name() -> None:
     assert refusal(b"<svg/>", "photo.png") == (
         "photo.png: is not a JPEG, PNG or WebP image (it looks like an SVG drawing)"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (jpeg() + bytes(MAX_BYTES + 1 - len(jpeg())), "is 10.1 MB; a photo may be at most 10 MB"),
+        (b"", "is empty"),
+        (b'<svg xmlns="http://www.w3.org/2000/svg"/>',
+         "is not a JPEG, PNG or WebP image (it looks like an SVG drawing)"),
+        (jpeg() + b"<html><script>alert(1)</script></html>",
+         "has something else after the end of its JPEG image (it looks like HTML); a photo must "
+         "be an image and nothing more"),
+        (jpeg()[:-200], "is cut off or damaged: it is not a complete JPEG image"),
+        (png_declaring(50_000, 50_000),
+         "is 50000 × 50000 pixels (2500 megapixels); a photo may be at most 40 megapixels"),
+        (encoded(Image.new("RGB", (40, 300)), "PNG"),
+         "is 40 × 300 pixels; a photo must be at least 48 pixels wide and 48 pixels high"),
+        (encoded(Image.new("RGB", (1000, 200)), "PNG"),
+         "is 1000 × 200 pixels; a photo may be at most 4 times as wide as it is high, or as high "
+         "as it is wide"),
+    ],
+)  # fmt: skip
+def test_the_upload_s_own_checks_refuse_as_process_photo_does_without_decoding(
+    no_decoding, data, message
+) -> None:
+    with pytest.raises(UploadError) as refused:
+        photos.check_upload(data, filename="me.jpg")
+    assert (str(refused.value), refused.value.filename) == (f"me.jpg: {message}", "me.jpg")
+    assert refusal(data, "me.jpg") == f"me.jpg: {message}"
+
+
+def test_the_upload_s_own_checks_take_what_only_decoding_refuses(no_decoding) -> None:
+    data = png_declaring(100, 100)  # whole in its structure, too few pixels once decoded
+    checked = photos.check_upload(io.BytesIO(data), filename="p.png")
+    assert (checked.header, checked.content_type, checked.content) == (
+        Header(PNG, 100, 100), "image/png", data,
+    )  # fmt: skip

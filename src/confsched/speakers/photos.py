@@ -26,6 +26,10 @@ an UploadError that tells the person what is wrong and what the limit is:
    WebP (exports, link previews). Never upscaled: a source whose short side is 150 pixels
    gives 48 and 96 only; one under 48 is refused.
 
+Steps 1 to 3 read no pixel and cost milliseconds: check_upload() runs them alone, in the upload's
+request, so that a refused file is refused at once; the rest is the worker's (speakers/
+photo_uploads.py), since it takes up to a second of CPU for a phone's photo.
+
 Because a photo is at most MAX_ASPECT times as long as wide, its normalized original keeps a
 short side of at least min(source's short side, ORIGINAL_LONG_SIDE / MAX_ASPECT = 512), so
 re-rendering from the original gives the same sizes as from the upload.
@@ -47,7 +51,7 @@ from django.utils.translation import gettext
 from PIL import ExifTags, Image, ImageCms, ImageFile, ImageOps
 
 from confsched.core.errors import UploadError
-from confsched.speakers.photo_bytes import JPEG, WEBP, Header, identify
+from confsched.speakers.photo_bytes import JPEG, PNG, WEBP, Header, identify
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -60,6 +64,7 @@ JPEG_QUALITY = 85
 DIGEST_LENGTH = 16  # hex digits of sha256: 64 bits, plenty to name one site's photos
 CENTRE = (0.5, 0.5)
 WEBP_TYPE, JPEG_TYPE = "image/webp", "image/jpeg"
+CONTENT_TYPES = {JPEG: JPEG_TYPE, PNG: "image/png", WEBP: WEBP_TYPE}
 SWAPPING_ORIENTATIONS = frozenset({5, 6, 7, 8})  # EXIF orientations that turn by 90°
 RESAMPLE = Image.Resampling.LANCZOS
 
@@ -126,6 +131,28 @@ class ProcessedPhoto:
         return self.squares[max(fitting) if fitting else min(self.squares)]
 
 
+@dataclass(frozen=True)
+class CheckedUpload:
+    """An upload that passed the checks needing no decoding: its bytes and what its header
+    declares. It may still be refused once decoded (pixels that end early)."""
+
+    content: bytes = field(repr=False)
+    header: Header
+
+    @property
+    def content_type(self) -> str:
+        return CONTENT_TYPES[self.header.format]
+
+
+def check_upload(data: bytes | Readable, *, filename: str) -> CheckedUpload:
+    """Steps 1 to 3 alone (size, type and structure, dimensions): UploadError (with filename)
+    with the same message process_photo would give, and no pixel decoded."""
+    content = _read(data, filename)
+    header = identify(content, filename=filename)
+    _check_dimensions(header, filename)
+    return CheckedUpload(content, header)
+
+
 def process_photo(
     data: bytes | Readable, *, filename: str, focus: tuple[float, float] = CENTRE
 ) -> ProcessedPhoto:
@@ -135,9 +162,8 @@ def process_photo(
     not two numbers from 0 to 1 (the form's fault, not the file's).
     """
     focus = checked_focus(focus)
-    content = _read(data, filename)
-    header = identify(content, filename=filename)
-    _check_dimensions(header, filename)
+    checked = check_upload(data, filename=filename)
+    content, header = checked.content, checked.header
     image, upright = _decode(content, header, filename)
     original = _encode(image, "original", ORIGINAL_QUALITY)
     return _photo(image, upright, focus, content, original)
