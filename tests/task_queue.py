@@ -3,11 +3,14 @@ test's transaction (as tests/search/test_semantic.py runs it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from io import StringIO
 from typing import Any
 from unittest import mock
 
 from django.core.management import load_command_class
+from django.test import TestCase
 
 
 def queued(**filters: Any) -> list[tuple[str, str, int, str, dict[str, Any]]]:
@@ -33,3 +36,15 @@ def run_worker(*, with_extra: bool = False) -> str:
     ):
         command.execute(**{**options, "skip_checks": False, "stdout": out, "stderr": StringIO()})
     return out.getvalue()
+
+
+def committed() -> AbstractContextManager[list[Callable[[], Any]]]:
+    """What the block asks to do once its transaction commits (queueing a task, deleting a
+    file), done at the block's end: inside the test's own transaction nothing commits."""
+    return TestCase.captureOnCommitCallbacks(execute=True)
+
+
+def run_worker_committed() -> str:
+    """run_worker(), and what its tasks left for their transactions' commit (committed())."""
+    with committed():
+        return run_worker()

@@ -120,9 +120,11 @@ def wcag22_violations(page, source: str) -> list[str]:  # noqa: ANN001 - a Playw
 
 
 def _waiting_changes() -> None:
-    """A speaker's profile and links waiting for review (once for both widths)."""
+    """A speaker's profile and links waiting for review, and a new photo being prepared by the
+    worker (which the live server does not run: its pages ask again every 2 s), once for both
+    widths."""
     from confsched.programme.models import Session, Speaker
-    from confsched.speakers.models import ProposedChange
+    from confsched.speakers.models import PhotoUpload, ProposedChange
 
     speaker = Speaker.objects.get(event__slug=DEMO_SLUG, key="valerian-rey")
     if ProposedChange.objects.filter(speaker=speaker).exists():
@@ -135,6 +137,10 @@ def _waiting_changes() -> None:
     ProposedChange.objects.create(
         speaker=speaker, session=session, kind="links", proposed_by="valerian",
         values={"links": [{"url": "https://video.example/v", "title": "Recording", "kind": "video"}]},
+    )  # fmt: skip
+    PhotoUpload.objects.create(
+        speaker=speaker, kind="upload", source=f"incoming/{'0' * 20}.jpg", filename="me.jpg",
+        by="valerian",
     )  # fmt: skip
 
 

@@ -16,9 +16,15 @@ from PIL import Image
 
 from confsched.programme.models import Session, SessionLink, Speaker
 from confsched.speakers import passes
-from confsched.speakers.models import SessionNote, SlideFile, SpeakerPass, SpeakerPhoto
+from confsched.speakers.models import (
+    PhotoUpload,
+    SessionNote,
+    SlideFile,
+    SpeakerPass,
+    SpeakerPhoto,
+)
 from tests.conftest import DEMO_SLUG
-from tests.task_queue import queued, run_worker
+from tests.task_queue import committed, queued, run_worker, run_worker_committed
 from tests.teams import on_team
 from tests.web.conftest import BASE
 
@@ -163,11 +169,15 @@ def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings, a
     settings.CONFSCHED_BASE_URL = BASE
     client, _user = _signed_in(speaker)
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/"
-    response = client.post(url, {
-        "form": "photo", "focus_x": "50", "focus_y": "50",
-        "photo": _upload("me.jpg", _jpeg(), "image/jpeg"),
-    })  # fmt: skip
-    assert (response.status_code, response["Location"]) == (302, f"{url}?saved=photo&outcome=live")
+    with committed():
+        response = client.post(url, {
+            "form": "photo", "focus_x": "50", "focus_y": "50",
+            "photo": _upload("me.jpg", _jpeg(), "image/jpeg"),
+        })  # fmt: skip
+    assert (response.status_code, response["Location"]) == (
+        302, f"{url}?saved=photo&outcome=preparing",
+    )  # fmt: skip
+    run_worker_committed()  # the worker makes every size
     photo = SpeakerPhoto.objects.get(speaker=speaker)
     assert sorted(photo.squares, key=int) == ["48", "96", "192", "400"]
     assert (photo.width, photo.height) == (640, 480)
@@ -177,9 +187,12 @@ def test_a_photo_is_stored_in_every_size_and_shown(speaker: Speaker, settings, a
     page = Client().get(speaker.get_absolute_url()).content.decode()
     # The page shows the photo's own squares (96 px: the 96 one, the 192 for 2x screens).
     assert f'src="/media/{photo.squares["96"]}" srcset="/media/{photo.squares["96"]} 1x, ' in page
-    # The crop moves without a new upload: new squares, the same original.
+    # The crop moves without a new upload: new squares, the same original (cut by the worker).
     original, square = photo.original, photo.squares["400"]
-    assert client.post(url, {"form": "photo", "focus_x": "0", "focus_y": "50"}).status_code == 302
+    with committed():
+        moved = client.post(url, {"form": "photo", "focus_x": "0", "focus_y": "50"})
+    assert moved["Location"] == f"{url}?saved=photo&outcome=preparing"
+    run_worker_committed()
     photo.refresh_from_db()
     assert (photo.original, photo.focus_x, photo.squares["400"] != square) == (original, 0.0, True)
 
@@ -197,14 +210,19 @@ def test_a_bad_photo_is_refused_and_the_old_one_stays(
 ) -> None:
     client, _user = _signed_in(speaker)
     url = f"/speaker/{speaker.event.slug}/{speaker.key}/"
-    client.post(url, {"form": "photo", "focus_x": "50", "focus_y": "50",
-                      "photo": _upload("first.jpg", _jpeg(), "image/jpeg")})  # fmt: skip
+    with committed():
+        client.post(url, {"form": "photo", "focus_x": "50", "focus_y": "50",
+                          "photo": _upload("first.jpg", _jpeg(), "image/jpeg")})  # fmt: skip
+    run_worker_committed()
     kept = SpeakerPhoto.objects.values().get(speaker=speaker)
-    response = client.post(url, {"form": "photo", "focus_x": "50", "focus_y": "50",
-                                 "photo": _upload(name, data, "image/jpeg")})  # fmt: skip
+    with committed():
+        response = client.post(url, {"form": "photo", "focus_x": "50", "focus_y": "50",
+                                     "photo": _upload(name, data, "image/jpeg")})  # fmt: skip
     assert response.status_code == 400
     assert f"{name}: {message}" in unescape(response.content.decode())
     assert SpeakerPhoto.objects.values().get(speaker=speaker) == kept
+    # Refused by the request itself: nothing kept, nothing queued for the worker.
+    assert (PhotoUpload.objects.count(), len(queued())) == (0, 1)
 
 
 def test_a_photo_over_10_mb_is_refused_as_it_arrives(speaker: Speaker) -> None:
@@ -214,7 +232,7 @@ def test_a_photo_over_10_mb_is_refused_as_it_arrives(speaker: Speaker) -> None:
     response = client.post(url, {"form": "photo", "focus_x": "50", "focus_y": "50", "photo": big})
     assert response.status_code == 400
     assert "huge.jpg: " in unescape(response.content.decode())
-    assert SpeakerPhoto.objects.count() == 0
+    assert (SpeakerPhoto.objects.count(), PhotoUpload.objects.count(), queued()) == (0, 0, [])
 
 
 def test_slides_are_stored_listed_and_previewed(
@@ -337,8 +355,10 @@ def test_download_my_data_names_what_the_speaker_set_and_uploaded(speaker: Speak
     client, _user = _signed_in(speaker)
     session = Session.objects.filter(speaker_links__speaker=speaker).order_by("key").first()
     slug = speaker.event.slug
-    client.post(f"/speaker/{slug}/{speaker.key}/", {"form": "photo", "focus_x": "50",
-                "focus_y": "50", "photo": _upload("me.jpg", _jpeg(), "image/jpeg")})  # fmt: skip
+    with committed():
+        client.post(f"/speaker/{slug}/{speaker.key}/", {"form": "photo", "focus_x": "50",
+                    "focus_y": "50", "photo": _upload("me.jpg", _jpeg(), "image/jpeg")})  # fmt: skip
+    run_worker_committed()
     url = f"/speaker/{slug}/{speaker.key}/sessions/{session.key}/"
     client.post(url, {"form": "slides", "slides": _upload("talk.pdf", _pdf(), "application/pdf")})
     client.post(url, {"form": "links", "code": "https://code.example/repo", "note": "Thanks"})
@@ -350,6 +370,7 @@ def test_download_my_data_names_what_the_speaker_set_and_uploaded(speaker: Speak
         slug, speaker.key, ["48", "96", "192", "400"],
     )  # fmt: skip
     assert page["photo"]["original"] == f"{BASE}/media/{photo.original}"
+    assert page["photos_being_prepared"] == []  # prepared, and nothing of it left
     mine = next(s for s in page["sessions"] if s["key"] == session.key)
     assert mine == {
         "key": session.key, "title": session.title,

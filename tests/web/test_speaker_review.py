@@ -19,6 +19,7 @@ from confsched.speakers import review
 from confsched.speakers.completeness import missing_items, with_waiting_edits
 from confsched.speakers.differences import Piece, words
 from confsched.speakers.models import EditingRules, ProposedChange, SlideFile, SpeakerPhoto
+from tests.task_queue import committed, run_worker_committed
 from tests.web.conftest import BASE
 from tests.web.test_speaker_pages import _jpeg, _pdf, _signed_in, _team_client, _upload
 
@@ -43,10 +44,14 @@ def _profile(speaker: Speaker, **values: str) -> dict[str, str]:
 
 
 def _send_photo(client: Client, speaker: Speaker) -> HttpResponse:
-    return client.post(_profile_url(speaker), {
-        "form": "photo", "focus_x": "50", "focus_y": "50",
-        "photo": _upload("me.jpg", _jpeg(), "image/jpeg"),
-    })  # fmt: skip
+    """The photo form as the speaker sends it, then the worker that prepares the photo."""
+    with committed():
+        response = client.post(_profile_url(speaker), {
+            "form": "photo", "focus_x": "50", "focus_y": "50",
+            "photo": _upload("me.jpg", _jpeg(), "image/jpeg"),
+        })  # fmt: skip
+    run_worker_committed()
+    return response
 
 
 def _queue(event: Event) -> str:
@@ -160,7 +165,9 @@ def test_a_photo_under_review_is_stored_but_shown_only_once_approved(speaker: Sp
     page = client.get(_profile_url(speaker)).content.decode()
     assert f'src="/media/{square}" alt="Your new photo, waiting for review"' in page
     # The crop of the waiting photo moves without a new upload: still one proposal, re-made.
-    client.post(_profile_url(speaker), {"form": "photo", "focus_x": "0", "focus_y": "50"})
+    with committed():
+        client.post(_profile_url(speaker), {"form": "photo", "focus_x": "0", "focus_y": "50"})
+    run_worker_committed()
     change = ProposedChange.objects.get(speaker=speaker, kind="photo", status=Status.PENDING)
     assert (change.values["focus_x"], change.values["squares"]["192"] != square) == (0.0, True)
     team = _team_client("editor")

@@ -8,7 +8,13 @@ from typing import Any
 
 from confsched.core import files
 from confsched.programme.models import Session, Speaker
-from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers.models import (
+    PhotoUpload,
+    ProposedChange,
+    SessionNote,
+    SlideFile,
+    SpeakerPhoto,
+)
 from confsched.speakers.passes import speakers_of
 from confsched.speakers.writing import absolute, typed_links
 
@@ -33,6 +39,19 @@ def _page(speaker: Speaker, base: str) -> dict[str, Any]:
             _proposal(change, base)
             for change in ProposedChange.objects.filter(speaker=speaker).select_related("session")
         ],
+        "photos_being_prepared": [
+            _being_prepared(upload) for upload in PhotoUpload.objects.filter(speaker=speaker)
+        ],
+    }  # fmt: skip
+
+
+def _being_prepared(upload: PhotoUpload) -> dict[str, Any]:
+    """A photo the worker has not made yet, or that failed: what was sent and what became of
+    it. The file as sent has no address (it is never served) and is deleted once prepared."""
+    return {
+        "kind": upload.kind, "file_name": upload.filename, "state": upload.state,
+        "sent_at": upload.created_at.isoformat(), "focus": [upload.focus_x, upload.focus_y],
+        "reason": upload.error,
     }  # fmt: skip
 
 

@@ -6,7 +6,10 @@ editing has closed. Files go to the store (core/files.py) under names made of th
 before anything points at them: a refused or cut-off upload leaves the previous photo or slides
 in place, and a file is never pointed at before it is whole. Then the event's rules decide
 (speakers/review.py): the edit goes live at once (speakers/writing.py) or waits for the team's
-review. Each function answers review.LIVE, review.WAITING or review.UNCHANGED.
+review. Each function answers review.LIVE, review.WAITING or review.UNCHANGED, except a new
+photo and a moved square, which answer review.PREPARING: the request checks only what needs no
+decoding and stores the upload as sent, privately; the worker re-encodes it and then takes it
+the same way (speakers/photo_uploads.py), so the photo before stays until then.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import transaction
+
 from confsched.core import files
 from confsched.interchange import programme as pm
 from confsched.programme.models import Session, Speaker
 from confsched.programme.services import clean_links, clean_speaker_values
-from confsched.speakers import photos, review, writing
-from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers import photo_uploads, photos, review, writing
+from confsched.speakers.models import ProposedChange, SessionNote, SlideFile
 from confsched.speakers.previews import queue_preview
 from confsched.speakers.slides import check_slides
 
@@ -37,52 +42,29 @@ def keep_photo(
     speaker: Speaker, upload: Any, *, filename: str, focus: tuple[float, float], by: str,
     base: str,
 ) -> str:  # fmt: skip
-    """Check and re-encode the upload (speakers/photos.py) and store every size; UploadError
-    before anything is stored when the file is refused."""
+    """Check what needs no decoding (photos.check_upload: UploadError at once, with nothing
+    stored, when the file is refused), keep the upload as sent and queue its re-encoding."""
     review.check_open(speaker.event)
-    processed = photos.process_photo(upload, filename=filename, focus=focus)
-    return _take_photo(speaker, processed, by=by, base=base)
+    focus = photos.checked_focus(focus)
+    checked = photos.check_upload(upload, filename=filename)
+    return photo_uploads.receive(speaker, checked, filename=filename, focus=focus, by=by, base=base)
 
 
 def move_crop(speaker: Speaker, *, focus: tuple[float, float], by: str, base: str) -> str:
-    """The photo's square crop moved to `focus`, re-made from its stored original (the one
-    waiting for review, if any, else the public one)."""
+    """The photo's square moved to `focus`, cut again by the worker from its stored original
+    (the one waiting for review, if any, else the public one; or the photo still being
+    prepared, prepared again around `focus`)."""
     review.check_open(speaker.event)
-    waiting = review.waiting_for(speaker).get(Kind.PHOTO)
-    if waiting is not None and not waiting.values.get(writing.REMOVE):
-        original, current = (
-            waiting.values["original"],
-            (waiting.values["focus_x"], waiting.values["focus_y"]),
-        )
-    elif (kept := SpeakerPhoto.objects.filter(speaker=speaker).first()) is not None:
-        original, current = kept.original, (kept.focus_x, kept.focus_y)
-    else:
-        return review.UNCHANGED
-    if current == focus:
-        return review.UNCHANGED
-    with files.open_file(original).stream as stream:
-        data = stream.read()
-    return _take_photo(speaker, photos.recrop(data, focus=focus), by=by, base=base)
-
-
-def _take_photo(speaker: Speaker, processed: photos.ProcessedPhoto, *, by: str, base: str) -> str:
-    def keep(rendition: photos.Rendition) -> str:
-        return files.save(
-            files.PHOTOS, rendition.data, rendition.content_type, filename=rendition.filename
-        )
-
-    values = {
-        "original": keep(processed.original),
-        "squares": {str(size): keep(processed.squares[size]) for size in processed.sizes},
-        "jpeg": keep(processed.jpeg),
-        "width": processed.width, "height": processed.height,
-        "focus_x": processed.focus[0], "focus_y": processed.focus[1],
-    }  # fmt: skip
-    return review.take(Kind.PHOTO, speaker, values, by=by, base=base)
+    focus = photos.checked_focus(focus)
+    return photo_uploads.move_square(speaker, focus=focus, by=by, base=base)
 
 
 def remove_photo(speaker: Speaker, *, by: str) -> str:
-    return review.take(Kind.PHOTO, speaker, {writing.REMOVE: True}, by=by, base="")
+    """No photo (under review, once approved); a new photo still being prepared is dropped."""
+    review.check_open(speaker.event)
+    with transaction.atomic():
+        photo_uploads.drop(speaker)
+        return review.take(Kind.PHOTO, speaker, {writing.REMOVE: True}, by=by, base="")
 
 
 def keep_slides(session: Session, speaker: Speaker, upload: Any, *, by: str, base: str) -> str:

@@ -84,6 +84,53 @@ class SpeakerPhoto(models.Model):
         return f"{self.speaker} ({self.original})"
 
 
+class PhotoUpload(models.Model):
+    """A speaker's new photo, or a new place for its square, between the request that took it
+    and the worker that makes its files (speakers/photo_uploads.py).
+
+    Pending until the worker has made them and handed them to the event's rules (live, or
+    waiting for review): the row is then deleted, as it is when a newer one of the speaker
+    replaces it. Failed, with the reason the speaker reads, when the file cannot be used. Pages
+    and exports read the speaker's photo, never this row, so attendees see nothing of it.
+    `source` is the upload as sent (a private name, core/files.py INCOMING) or, for a moved
+    square, the stored original the squares are cut from again.
+    """
+
+    class Kind(models.TextChoices):
+        UPLOAD = "upload", _("new photo")
+        CROP = "crop", _("square moved")
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("being prepared")
+        FAILED = "failed", _("could not be used")
+
+    speaker = models.ForeignKey(
+        Speaker, on_delete=models.CASCADE, related_name="photo_uploads", verbose_name=_("speaker")
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=_("what was sent"))
+    source = models.CharField(max_length=200, verbose_name=_("stored file"))
+    filename = models.CharField(max_length=200, blank=True, verbose_name=_("file name"))
+    focus_x = models.FloatField(default=0.5, verbose_name=_("focus across"))
+    focus_y = models.FloatField(default=0.5, verbose_name=_("focus down"))
+    # The language the speaker was answered in: the worker says why a file failed in it.
+    language = models.CharField(max_length=12, blank=True, verbose_name=_("language"))
+    by = models.CharField(max_length=150, verbose_name=_("uploaded by"))
+    base = models.CharField(max_length=500, blank=True, verbose_name=_("site address"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("uploaded at"))
+    state = models.CharField(
+        max_length=10, choices=State.choices, default=State.PENDING, verbose_name=_("status")
+    )
+    error = models.TextField(max_length=2000, blank=True, verbose_name=_("reason"))
+
+    class Meta:
+        verbose_name = _("speaker's photo being prepared")
+        verbose_name_plural = _("speakers' photos being prepared")
+        ordering = ["pk"]  # newest last: only the newest of a speaker is ever applied
+
+    def __str__(self) -> str:
+        return f"{self.speaker} {self.kind} ({self.state})"
+
+
 class SlideFile(models.Model):
     """Slides a speaker uploaded for a session: the stored file, what its bytes are, and a
     preview of its first page (PDFs)."""

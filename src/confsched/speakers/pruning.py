@@ -1,11 +1,14 @@
 """Stored files nothing points at any more, removed: a photo or slides replaced or removed, an
 edit rejected or replaced under review, an upload refused after it was stored.
 
-A file counts as kept while a speaker's photo or slides or a proposal waiting for review names
-it. Files younger than the grace period stay whatever points at them: an upload is stored
-before anything points at it (speakers/keeping.py), and a request doing that may be running
-now. Old versions' pages that linked to a replaced file then link to nothing: the speaker
-replaced it, and a removed photo must not stay reachable.
+A file counts as kept while a speaker's photo or slides, a proposal waiting for review or a
+photo being prepared (speakers/photo_uploads.py: its upload as sent, however long the worker
+takes to reach it) names it. A photo that failed names nothing: its upload as sent goes, which
+the worker does itself unless it was stopped first. Files younger than the grace period stay
+whatever points at them: an upload is stored before anything points at it
+(speakers/keeping.py), and a request doing that may be running now. Old versions' pages that
+linked to a replaced file then link to nothing: the speaker replaced it, and a removed photo
+must not stay reachable.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from typing import Any
 from django.core.files.storage import Storage
 
 from confsched.core import clock, files
-from confsched.speakers.models import ProposedChange, SlideFile, SpeakerPhoto
+from confsched.speakers.models import PhotoUpload, ProposedChange, SlideFile, SpeakerPhoto
 
 GRACE = timedelta(hours=24)
-FOLDERS = (files.PHOTOS, files.SLIDES)
+FOLDERS = (files.PHOTOS, files.SLIDES, files.INCOMING)
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,8 @@ class Pruned:
 
 
 def referenced() -> set[str]:
-    """Every stored name a speaker's photo, slides or waiting proposal names."""
+    """Every stored name a speaker's photo, slides, waiting proposal or photo being prepared
+    names."""
     names: set[str] = set()
     for original, jpeg, squares in SpeakerPhoto.objects.values_list("original", "jpeg", "squares"):
         names |= {original, jpeg, *squares.values()}
@@ -41,6 +45,8 @@ def referenced() -> set[str]:
     waiting = ProposedChange.objects.filter(status=ProposedChange.Status.PENDING)
     for values in waiting.values_list("values", flat=True):
         names |= set(_names_in(values))
+    preparing = PhotoUpload.objects.filter(state=PhotoUpload.State.PENDING)
+    names |= set(preparing.values_list("source", flat=True))
     return names - {""}
 
 

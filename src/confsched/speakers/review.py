@@ -30,6 +30,9 @@ Status = ProposedChange.Status
 LIVE = "live"
 WAITING = "waiting"
 UNCHANGED = "unchanged"
+# Taken by the request and handed to the worker, which makes its files and then takes it here
+# (a speaker's photo: speakers/photo_uploads.py).
+PREPARING = "preparing"
 
 
 class EditingClosed(ConfschedError):

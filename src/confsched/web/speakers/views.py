@@ -5,7 +5,10 @@
   count as the speaker having opened it). A revoked or forged link is a 404.
 - `/speaker/`: every speaker page the account keeps, at every event, with their sessions.
 - `/speaker/<event>/<key>/`: the profile (name as shown, position, company, bio, homepage,
-  links) and the photo, with where its square sits.
+  links) and the photo, with where its square sits. A new photo is prepared by the worker
+  (speakers/photo_uploads.py): the page shows the photo before with "being prepared", or why
+  the new one failed; a plain reload shows what became of it, and with htmx the photo's part
+  asks again every 2 s while it is being prepared (204 while nothing changed).
 - `/speaker/<event>/<key>/sessions/<session>/`: slides, links and a note to the organizers.
 
 A speaker reaches only their own pages: anything else is a 404, never a 403 that would say it
@@ -29,9 +32,15 @@ from confsched.core import files
 from confsched.core.errors import ConfschedError, UploadError
 from confsched.programme.actors import actor_name
 from confsched.programme.models import Session, Speaker
-from confsched.speakers import keeping, passes, review
+from confsched.speakers import keeping, passes, photo_uploads, review
 from confsched.speakers.differences import slides_shown
-from confsched.speakers.models import ProposedChange, SessionNote, SlideFile, SpeakerPhoto
+from confsched.speakers.models import (
+    PhotoUpload,
+    ProposedChange,
+    SessionNote,
+    SlideFile,
+    SpeakerPhoto,
+)
 from confsched.speakers.photos import MAX_BYTES as PHOTO_BYTES
 from confsched.speakers.slides import MAX_SLIDE_BYTES
 from confsched.speakers.uploads import received_slides, upload_handler
@@ -84,6 +93,7 @@ def speaker_pass(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def speaker_home(request: HttpRequest) -> HttpResponse:
     kept = passes.speakers_of(request.user)
+    preparing = photo_uploads.latest_of(kept)
     rows = []
     for speaker in kept:
         sessions = list(
@@ -91,7 +101,7 @@ def speaker_home(request: HttpRequest) -> HttpResponse:
             .select_related("room")
             .order_by("starts_at", "title")
         )
-        rows.append((speaker, sessions))
+        rows.append((speaker, sessions, preparing.get(speaker.pk)))
     page = render(request, "confsched/speaker_home.html", {"rows": rows})
     return keep_private(page)
 
@@ -111,10 +121,13 @@ def speaker_profile(request: HttpRequest, event: str, key: str) -> HttpResponse:
     speaker = _speaker(request, event, key)
     photo = SpeakerPhoto.objects.filter(speaker=speaker).first()
     waiting = review.waiting_for(speaker)
+    preparing = photo_uploads.latest(speaker)
+    if request.htmx and request.method == "GET" and PREPARING in request.GET:
+        return _photo_state(request, speaker, photo, waiting, preparing)
     by = actor_name(request.user)
     status = 200
     profile_form = ProfileForm(initial=_profile_initial(speaker, waiting.get(Kind.PROFILE)))
-    photo_form = PhotoForm(initial=_focus_initial(photo, waiting.get(Kind.PHOTO)))
+    photo_form = PhotoForm(initial=_focus_initial(photo, waiting.get(Kind.PHOTO), preparing))
     if request.method == "POST" and request.POST.get("form") == "photo":
         photo_form, status, outcome = _post_photo(request, speaker, photo, by=by)
         if status == 302:
@@ -131,15 +144,48 @@ def speaker_profile(request: HttpRequest, event: str, key: str) -> HttpResponse:
                 return _back(request, "profile", outcome)
         else:
             status = 400
-    waiting_photo = waiting.get(Kind.PHOTO)
     page = event_page(
         request, "confsched/speaker_profile.html", event=speaker.event, speaker=speaker,
-        profile_form=profile_form, photo_form=photo_form, photo=photo,
-        photo_url=_square_url(photo.squares if photo else None),
-        waiting=waiting, waiting_photo_url=_square_url(
+        profile_form=profile_form, photo_form=photo_form, waiting=waiting,
+        **_photo_shown(photo, waiting, preparing), **_editing_state(request, speaker),
+        status=status,
+    )  # fmt: skip
+    return keep_private(page)
+
+
+# The query the photo's part is asked again with while a photo is being prepared (htmx).
+PREPARING = "preparing"
+
+
+def _photo_shown(
+    photo: SpeakerPhoto | None, waiting: dict[str, ProposedChange], preparing: PhotoUpload | None
+) -> dict[str, Any]:
+    """What the photo's part of the page shows: the photo, the one waiting for review, and the
+    newest one being prepared or failed."""
+    waiting_photo = waiting.get(Kind.PHOTO)
+    return {
+        "photo": photo, "photo_url": _square_url(photo.squares if photo else None),
+        "waiting_photo": waiting_photo, "waiting_photo_url": _square_url(
             waiting_photo.values.get("squares") if waiting_photo else None
         ),
-        **_editing_state(request, speaker), status=status,
+        "preparing": preparing,
+    }  # fmt: skip
+
+
+def _photo_state(
+    request: HttpRequest, speaker: Speaker, photo: SpeakerPhoto | None,
+    waiting: dict[str, ProposedChange], preparing: PhotoUpload | None,
+) -> HttpResponse:  # fmt: skip
+    """The photo's part alone, for htmx asking again: 204 (nothing to swap) while the photo it
+    showed as being prepared still is."""
+    if (
+        preparing is not None and preparing.state == PhotoUpload.State.PENDING
+        and request.GET[PREPARING] == str(preparing.pk)
+    ):  # fmt: skip
+        return keep_private(HttpResponse(status=204))
+    page = render(
+        request, "confsched/_speaker_photo.html",
+        {"speaker": speaker, **_photo_shown(photo, waiting, preparing)},
     )  # fmt: skip
     return keep_private(page)
 
@@ -221,8 +267,13 @@ def _profile_initial(speaker: Speaker, waiting: ProposedChange | None) -> dict[s
     return values
 
 
-def _focus_initial(photo: SpeakerPhoto | None, waiting: ProposedChange | None) -> dict[str, int]:
-    if waiting is not None and "focus_x" in waiting.values:
+def _focus_initial(
+    photo: SpeakerPhoto | None, waiting: ProposedChange | None, preparing: PhotoUpload | None
+) -> dict[str, int]:
+    """Where the square sits in the newest photo: being prepared, waiting or public."""
+    if preparing is not None and preparing.state == PhotoUpload.State.PENDING:
+        focus = (preparing.focus_x, preparing.focus_y)
+    elif waiting is not None and "focus_x" in waiting.values:
         focus = (waiting.values["focus_x"], waiting.values["focus_y"])
     elif photo is not None:
         focus = (photo.focus_x, photo.focus_y)
