@@ -30,7 +30,7 @@ def similar_ids(session: Session, *, limit: int = 5) -> tuple[list[int], bool]:
 def prepare(event: Event) -> bool:
     """Read now what `similar_ids` reads for the event's first session page in this process:
     the listed ids, the vectors, and the title index when a listed session has no vector.
-    `confsched serve` calls it in each worker it starts (gunicorn_hooks.prepare_current_events):
+    `confsched serve` calls it in each worker it starts (web/schedule/prepared.py):
     a worker handed every session page it served from Redis had read none of them, so after a
     change its first page of the renamed session read them all (25 ms for the title index at
     5,000 titles, more for 5,000 vectors). Returns whether the vectors were there."""

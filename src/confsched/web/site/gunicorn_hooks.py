@@ -15,9 +15,7 @@ import ctypes
 import gc
 import importlib
 import importlib.util
-import logging
 import os
-from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,6 @@ from typing import Any
 from django.conf import settings
 
 from confsched.core.numbers import parse_count
-
-logger = logging.getLogger(__name__)
 
 
 def may_be_refused_unread(headers: list[tuple[str, str]], *, limit: int) -> bool:
@@ -89,50 +85,6 @@ def return_freed_memory(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     elif resident - last >= TRIM_AFTER_GROWTH:
         malloc_trim()
         worker.confsched_resident = resident_bytes() or resident
-
-
-# How many of the events still on (ending yesterday or later, or undated), most recently
-# changed first, each worker prepares when it starts.
-PREPARED_EVENTS = 3
-
-
-def prepare_current_events() -> list[str]:
-    """What the pages of each current event read once per process, read by the worker as it
-    starts, before it takes a request: the published outline (schedule.frames.outline_of) and
-    what a session page's similar sessions need (search.similar.prepare). A worker handed its
-    pages from Redis had read neither, so at the first change after it started it read the
-    whole outline for its list (60 ms at 5,000 sessions) and the title index or vectors for its
-    page of the renamed session; prepared, it reads only what the change touched, as the
-    others do. At most PREPARED_EVENTS events, so that a site holding many costs no more. A
-    database that cannot be read (not migrated yet, or down) leaves it to the first requests,
-    as before. Returns the slugs prepared, for the test."""
-    from django.db import DatabaseError, connection  # noqa: PLC0415 - after the fork
-    from django.db.models import Q  # noqa: PLC0415
-    from django.utils import timezone  # noqa: PLC0415
-
-    from confsched.programme.models import Event  # noqa: PLC0415
-    from confsched.search.similar import prepare  # noqa: PLC0415
-    from confsched.web.schedule.frames import outline_of  # noqa: PLC0415
-
-    since = timezone.localdate() - timedelta(days=1)
-    try:
-        current = Event.objects.filter(Q(end_date__isnull=True) | Q(end_date__gte=since))
-        events = list(current.order_by("-updated_at")[:PREPARED_EVENTS])
-        for event in events:
-            outline_of(event)
-            prepare(event)
-    except DatabaseError as failed:
-        logger.warning("could not prepare the current events' session pages: %s", failed)
-        connection.close()  # the first request opens its own, as it would have
-        return []
-    return [event.slug for event in events]
-
-
-def ready_worker(worker: Any) -> None:
-    """gunicorn's post_worker_init hook: prepare the current events, then freeze what the
-    worker holds."""
-    prepare_current_events()
-    freeze_what_the_app_loaded(worker)
 
 
 def freeze_what_the_app_loaded(worker: Any) -> None:

@@ -159,10 +159,10 @@ class Command(BaseCommand):
         # it, not in the first PDF request of each worker.
         import weasyprint  # noqa: F401
 
+        from confsched.web.schedule.prepared import ready_worker
         from confsched.web.site.gunicorn_hooks import (
             close_when_body_may_be_unread,
             load_before_fork,
-            ready_worker,
             return_freed_memory,
         )
         from confsched.wsgi import application
