@@ -247,9 +247,13 @@ print(Session.objects.filter(event__slug={SLUG!r}).order_by("starts_at", "key")[
         for label, times in firsts.items():
             print(f"{label:<16} {statistics.median(times):>8.0f} {max(times):>8.0f} "
                   f"{statistics.median(cpu[label]):>8.0f}", flush=True)  # fmt: skip
-        print("\neach round's answers, ms (round 1 is the first change after the warm-up)")
+        print("\neach round's answers, ms (round 1 is the first change after the warm-up), "
+              "and the workers' CPU ms an answer in that round")  # fmt: skip
         for label, rounds in each.items():
-            shown = " | ".join(", ".join(f"{ms:.0f}" for ms in answers) for answers in rounds)
+            shown = " | ".join(
+                ", ".join(f"{ms:.0f}" for ms in answers) + f" ({used:.0f})"
+                for answers, used in zip(rounds, cpu[label], strict=True)
+            )
             print(f"{label:<16} {shown}")
         if args.front:
             print("\nthrough the front (nginx, max-age as configured), one visitor asking the "

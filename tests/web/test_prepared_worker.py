@@ -1,17 +1,14 @@
-"""What a served worker reads as it starts (web/schedule/prepared.py): the current events'
-outline and what their session pages' similar sessions need."""
+"""What a served worker reads as it starts (web/schedule/prepared.py): the most recently changed
+events' outline and what their session pages' similar sessions need."""
 
 from __future__ import annotations
 
 import pytest
 
 
-def _current_events(ends: dict[str, int | None]) -> dict[str, object]:
-    """Events named by slug, each ending that many days from today (None: undated), with two
-    sessions; the first named was changed last."""
-    from datetime import UTC, datetime, timedelta
-
-    from django.utils import timezone
+def _events(*slugs: str) -> dict[str, object]:
+    """Events with two sessions each, the first named changed last; "past" ended in 2020."""
+    from datetime import UTC, date, datetime, timedelta
 
     from confsched.interchange import programme as pm
     from confsched.programme.models import Event
@@ -19,17 +16,16 @@ def _current_events(ends: dict[str, int | None]) -> dict[str, object]:
 
     start = datetime(2030, 5, 6, 8, tzinfo=UTC)
     made = {}
-    for order, (slug, days) in enumerate(ends.items()):
-        end = None if days is None else timezone.localdate() + timedelta(days=days)
+    for order, slug in enumerate(slugs):
         event = create_event(slug=slug, name=slug, timezone="UTC")
-        Event.objects.filter(pk=event.pk).update(end_date=end)
         load_programme(event, pm.Programme(sessions=[
             pm.Session(key=f"{slug}{n}", title=f"Compilers part {n}", starts_at=start,
                        ends_at=start + timedelta(hours=1), room="Hall")
             for n in range(2)
         ]))  # fmt: skip
         changed = datetime(2030, 1, 1, tzinfo=UTC) - timedelta(hours=order)
-        Event.objects.filter(pk=event.pk).update(updated_at=changed)
+        ended = date(2020, 1, 1) if slug == "past" else None
+        Event.objects.filter(pk=event.pk).update(updated_at=changed, end_date=ended)
         made[slug] = Event.objects.get(pk=event.pk)
     return made
 
@@ -48,19 +44,17 @@ def fresh_stores(monkeypatch):  # noqa: ANN001, ANN201 - pytest fixture
 
 
 @pytest.mark.django_db
-def test_a_starting_worker_prepares_the_similar_sessions_of_the_current_events(
+def test_a_starting_worker_prepares_the_most_recently_changed_events(
     fresh_stores,  # noqa: ANN001
 ) -> None:
     from confsched.web.schedule.prepared import PREPARED_EVENTS, prepare_current_events
     from confsched.web.site.stencils import page_outlines
 
-    events = _current_events(
-        {"on": 3, "undated": None, "ended-yesterday": -1, "also-on": 10, "ended-before": -2}
-    )
+    events = _events("on", "past", "next", "older")
     assert PREPARED_EVENTS == 3
-    # The three most recently changed of the four still on; none has vectors: titles' words.
-    assert prepare_current_events() == ["on", "undated", "ended-yesterday"]
-    prepared = {events[slug].pk for slug in ("on", "undated", "ended-yesterday")}
+    # The three changed last, whatever their dates; none has vectors: the titles' words.
+    assert prepare_current_events() == ["on", "past", "next"]
+    prepared = {events[slug].pk for slug in ("on", "past", "next")}
     assert set(fresh_stores._title_indexes) == prepared
     assert set(fresh_stores._listed) == prepared
     # Kept at each event's version: the first session page reads nothing of it again.
@@ -68,7 +62,7 @@ def test_a_starting_worker_prepares_the_similar_sessions_of_the_current_events(
     assert fresh_stores._title_indexes[on.pk][0] == (on.updated_at,)
     # And the outline every page starts from, at that version.
     assert {pk: page_outlines.get(pk).at for pk in prepared} == {
-        events[slug].pk: events[slug].updated_at for slug in ("on", "undated", "ended-yesterday")
+        events[slug].pk: events[slug].updated_at for slug in ("on", "past", "next")
     }
     assert [row.key for row in page_outlines.get(on.pk).sessions] == ["on0", "on1"]
     assert sorted(fresh_stores.title_index(on).postings) == ["compilers", "part"]
@@ -83,7 +77,7 @@ def test_with_a_vector_for_every_session_the_title_index_waits(fresh_stores) -> 
     from confsched.search.models import SessionEmbedding
     from confsched.search.similar import prepare
 
-    event = _current_events({"on": 1})["on"]
+    event = _events("on")["on"]
     sessions = list(Session.objects.filter(event=event).order_by("pk"))
     for index, session in enumerate(sessions):
         vector = np.zeros(fresh_stores.DIMENSIONS, dtype="<f4")
@@ -115,7 +109,7 @@ def test_a_database_that_cannot_be_read_leaves_it_to_the_first_requests(
     from confsched.search import similar
     from confsched.web.schedule.prepared import prepare_current_events
 
-    _current_events({"on": 1})
+    _events("on")
 
     def unreadable(event) -> bool:  # noqa: ANN001
         raise OperationalError("no such table: programme_session")
