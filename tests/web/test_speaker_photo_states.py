@@ -109,6 +109,28 @@ def test_a_photo_that_failed_says_why_and_another_can_be_sent(speaker: Speaker) 
     assert PhotoUpload.objects.get().state == "pending"
 
 
+def test_a_photo_pending_for_minutes_says_the_worker_may_be_stopped(speaker: Speaker) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    client, _user = _signed_in(speaker)
+    _send(client, speaker, _jpeg())  # no worker runs: it stays pending
+    late = (
+        "Your new photo is taking longer than it should: the site's background worker may be "
+        "stopped. It will appear here once it is prepared; you can also send it again."
+    )
+    PhotoUpload.objects.update(created_at=timezone.now() - timedelta(seconds=110))
+    assert (PREPARING in _page(client, _url(speaker)), late in _page(client, "/speaker/")) == (
+        True, False,
+    )  # fmt: skip
+    PhotoUpload.objects.update(created_at=timezone.now() - timedelta(seconds=130))
+    page = _page(client, _url(speaker))
+    assert f'<p class="speaker-waiting" role="status">{late}</p>' in page
+    assert ("in a few seconds" in page, 'data-hx-trigger="every 2s"' in page) == (False, True)
+    assert f'<p class="help" role="status">{late}</p>' in _page(client, "/speaker/")
+
+
 def test_htmx_asks_for_the_photo_s_part_until_the_photo_is_prepared(speaker: Speaker) -> None:
     client, _user = _signed_in(speaker)
     _send(client, speaker, _jpeg())

@@ -5,9 +5,12 @@ page and export carries it and no import overwrites it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from confsched.programme.models import Event, Session, Speaker
@@ -84,6 +87,10 @@ class SpeakerPhoto(models.Model):
         return f"{self.speaker} ({self.original})"
 
 
+# A photo takes the worker a second or two; after this, one still pending is late.
+LATE_AFTER = timedelta(minutes=2)
+
+
 class PhotoUpload(models.Model):
     """A speaker's new photo, or a new place for its square, between the request that took it
     and the worker that makes its files (speakers/photo_uploads.py).
@@ -129,6 +136,12 @@ class PhotoUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.speaker} {self.kind} ({self.state})"
+
+    @property
+    def is_late(self) -> bool:
+        """Pending for longer than a photo takes even behind a queue of others: the worker may
+        be stopped, and the speaker's page says so rather than "a few seconds" for ever."""
+        return self.state == self.State.PENDING and timezone.now() - self.created_at > LATE_AFTER
 
 
 class SlideFile(models.Model):
