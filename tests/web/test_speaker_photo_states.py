@@ -129,6 +129,16 @@ def test_a_photo_pending_for_minutes_says_the_worker_may_be_stopped(speaker: Spe
     assert f'<p class="speaker-waiting" role="status">{late}</p>' in page
     assert ("in a few seconds" in page, 'data-hx-trigger="every 2s"' in page) == (False, True)
     assert f'<p class="help" role="status">{late}</p>' in _page(client, "/speaker/")
+    # htmx asking again: the part that said "a few seconds" gets the late one, once.
+    upload = PhotoUpload.objects.get()
+    said_soon = client.get(f"{_url(speaker)}?preparing={upload.pk}", headers={"HX-Request": "true"})
+    assert (said_soon.status_code, "<h1>" in said_soon.text) == (200, False)
+    assert f'data-hx-get="{_url(speaker)}?preparing={upload.pk}-late"' in said_soon.text
+    assert late in unescape(said_soon.text)
+    said_late = client.get(
+        f"{_url(speaker)}?preparing={upload.pk}-late", headers={"HX-Request": "true"}
+    )
+    assert (said_late.status_code, said_late.content) == (204, b"")
 
 
 def test_htmx_asks_for_the_photo_s_part_until_the_photo_is_prepared(speaker: Speaker) -> None:

@@ -157,6 +157,14 @@ def speaker_profile(request: HttpRequest, event: str, key: str) -> HttpResponse:
 PREPARING = "preparing"
 
 
+def preparing_mark(preparing: PhotoUpload) -> str:
+    """What the photo's part being prepared says it shows, in the query it asks again with: the
+    row, and whether it said it was late ("" once it is no longer pending)."""
+    if preparing.state != PhotoUpload.State.PENDING:
+        return ""
+    return f"{preparing.pk}-late" if preparing.is_late else str(preparing.pk)
+
+
 def _photo_shown(
     photo: SpeakerPhoto | None, waiting: dict[str, ProposedChange], preparing: PhotoUpload | None
 ) -> dict[str, Any]:
@@ -168,7 +176,7 @@ def _photo_shown(
         "waiting_photo": waiting_photo, "waiting_photo_url": _square_url(
             waiting_photo.values.get("squares") if waiting_photo else None
         ),
-        "preparing": preparing,
+        "preparing": preparing, "preparing_mark": preparing_mark(preparing) if preparing else "",
     }  # fmt: skip
 
 
@@ -177,11 +185,9 @@ def _photo_state(
     waiting: dict[str, ProposedChange], preparing: PhotoUpload | None,
 ) -> HttpResponse:  # fmt: skip
     """The photo's part alone, for htmx asking again: 204 (nothing to swap) while the photo it
-    showed as being prepared still is."""
-    if (
-        preparing is not None and preparing.state == PhotoUpload.State.PENDING
-        and request.GET[PREPARING] == str(preparing.pk)
-    ):  # fmt: skip
+    showed as being prepared still is, and still on time or late as it said (a status swapped
+    in every 2 s would be read out every 2 s)."""
+    if preparing is not None and request.GET[PREPARING] == preparing_mark(preparing):
         return keep_private(HttpResponse(status=204))
     page = render(
         request, "confsched/_speaker_photo.html",
