@@ -41,6 +41,7 @@ PREFIXES = (PHOTOS, SLIDES)
 # asked for `private` ones.
 INCOMING = "incoming"
 PRIVATE_PREFIXES = (INCOMING,)
+STORED_PREFIXES = PREFIXES + PRIVATE_PREFIXES  # every folder save() writes to
 DIGEST_LENGTH = 20  # 80 bits of SHA-256: no two different uploads share a name
 # A name is its content: every cache may keep it for a year without asking again.
 CACHE_CONTROL = "public, max-age=31536000, immutable"
@@ -97,7 +98,7 @@ def _name_pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
 
 
 NAME = _name_pattern(PREFIXES)  # what is served
-ANY_NAME = _name_pattern(PREFIXES + PRIVATE_PREFIXES)  # what save() makes
+ANY_NAME = _name_pattern(STORED_PREFIXES)  # what save() makes
 
 
 @dataclass
@@ -184,9 +185,8 @@ def save(
     twice, by one server or two, are one file). `content_type` must be one of TYPES (the
     caller has checked the bytes are what they claim, and refused anything else with an
     UploadError); `filename`, the person's, becomes the download name."""
-    if prefix not in PREFIXES + PRIVATE_PREFIXES:
-        known = ", ".join(PREFIXES + PRIVATE_PREFIXES)
-        raise ValueError(f"Unknown prefix {prefix!r}: one of {known}")
+    if prefix not in STORED_PREFIXES:
+        raise ValueError(f"Unknown prefix {prefix!r}: one of {', '.join(STORED_PREFIXES)}")
     kind = file_type(content_type)
     if kind is None:
         # The upload's own checks refuse such a file to the person (UploadError) first.

@@ -24,7 +24,7 @@ from confsched.core import clock, files
 from confsched.speakers.models import PhotoUpload, ProposedChange, SlideFile, SpeakerPhoto
 
 GRACE = timedelta(hours=24)
-FOLDERS = (files.PHOTOS, files.SLIDES, files.INCOMING)
+FOLDERS = files.STORED_PREFIXES  # every folder uploads are stored in
 
 
 @dataclass(frozen=True)
