@@ -59,24 +59,17 @@ from confsched.interchange.synthetic import fosdem_shaped
 Path(sys.argv[2]).write_bytes(render(fosdem_shaped(int(sys.argv[1])), slug="bench"))
 """
 # With --vectors: random unit vectors for every session, as the embedding worker stores them,
-# so that similar sessions are found by meaning (as on a site with the semantic extra).
+# so that similar sessions are found by meaning (as on a site with the semantic extra):
+# semantic.py's seed_vectors, with the event's vectors stamp moved as the worker moves it.
 VECTORS = """
 import sys
 import django
 django.setup()
-import numpy as np
 from django.utils import timezone
-from confsched.programme.models import Event, Session
-from confsched.search import semantic
-from confsched.search.models import SessionEmbedding
-sessions = list(Session.objects.filter(event__slug=sys.argv[1]))
-vectors = np.random.default_rng(0).standard_normal((len(sessions), semantic.DIMENSIONS))
-vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype("<f4")
-SessionEmbedding.objects.bulk_create(
-    SessionEmbedding(session=session, model_name=semantic.MODEL_NAME, vector=vector.tobytes(),
-                     text_digest=semantic.text_digest(semantic.session_text(session)))
-    for session, vector in zip(sessions, vectors, strict=True)
-)
+from confsched.programme.models import Event
+sys.path.insert(0, sys.argv[2])
+from semantic import seed_vectors
+seed_vectors(sys.argv[1])
 Event.objects.filter(slug=sys.argv[1]).update(embedded_at=timezone.now())
 """
 # (label, path under /bench/, request headers); {middle} is the renamed session's number.
@@ -190,7 +183,7 @@ def main() -> None:
         run([*confsched, "import", "--event", SLUG, "--name", "Bench", "--timezone",
              "Europe/Brussels", "--languages", "en,fr", "--skip-embeddings", str(schedule)], env)  # fmt: skip
         if args.vectors:
-            in_site(env, VECTORS, SLUG)
+            in_site(env, VECTORS, SLUG, str(Path(__file__).resolve().parent))
         middle = args.size // 2
         key = in_site(env, f"""
 import django; django.setup()
